@@ -1,0 +1,60 @@
+import { get_encoding, type Tiktoken } from 'tiktoken';
+
+/** Tokenizers allot counts with; counts are exact for the chosen one. */
+export const TOKENIZER_NAMES = ['cl100k_base', 'o200k_base'] as const;
+export type TokenizerName = (typeof TOKENIZER_NAMES)[number];
+
+export interface Tokenizer {
+  readonly name: TokenizerName;
+  /** Exact number of tokens of `text`. */
+  count(text: string): number;
+}
+
+const PIECE = 16_384;
+const cache = new Map<TokenizerName, Tokenizer>();
+
+/**
+ * Splits long text where tiktoken's pre-tokenizer splits anyway (after a newline
+ * followed by a non-space character), so counting the pieces gives the exact
+ * total while keeping each encode call short.
+ */
+function pieces(text: string): string[] {
+  if (text.length <= PIECE) return [text];
+  const out: string[] = [];
+  let start = 0;
+  while (text.length - start > PIECE) {
+    let cut = -1;
+    for (let i = start + PIECE; i < text.length - 1 && i < start + 4 * PIECE; i++) {
+      if (text.charCodeAt(i) === 10 && !/\s/.test(text[i + 1])) { cut = i + 1; break; }
+    }
+    if (cut < 0) break;
+    out.push(text.slice(start, cut));
+    start = cut;
+  }
+  out.push(text.slice(start));
+  return out;
+}
+
+/**
+ * The one tokenizer wrapper of allot.
+ * @example
+ *   const tok = getTokenizer('cl100k_base');
+ *   tok.count('def parse(text):'); // 4
+ */
+export function getTokenizer(name: TokenizerName = 'cl100k_base'): Tokenizer {
+  let tok = cache.get(name);
+  if (!tok) {
+    const enc: Tiktoken = get_encoding(name);
+    tok = {
+      name,
+      // Special-token text (`<|endoftext|>`) in source is ordinary text: allow none, disallow none.
+      count: (text: string) => {
+        let n = 0;
+        for (const p of pieces(text)) n += enc.encode(p, [], []).length;
+        return n;
+      },
+    };
+    cache.set(name, tok);
+  }
+  return tok;
+}

@@ -1,0 +1,177 @@
+/**
+ * Public shapes of the indexer layer: what extraction produces, what the store
+ * holds and what retrieval returns. Everything above the indexer (allocator,
+ * daemon, clients) speaks in these types.
+ */
+
+/** Languages parsed with tree-sitter; `text` is every other readable file. */
+export type Language = 'python' | 'typescript' | 'tsx' | 'javascript' | 'java' | 'go' | 'rust' | 'text';
+
+export const CODE_LANGUAGES = ['python', 'typescript', 'tsx', 'javascript', 'java', 'go', 'rust'] as const;
+export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
+
+/** What a canonical code object is. `module` is a source file as an object; `file` a non-code text file. */
+export type ObjectKind =
+  | 'module'
+  | 'file'
+  | 'class'
+  | 'interface'
+  | 'struct'
+  | 'enum'
+  | 'trait'
+  | 'type'
+  | 'function'
+  | 'method'
+  | 'constant';
+
+/**
+ * One rendering of an object. `signature`, `body` and `docstring` come from the
+ * object's own source; `callsite`, `import` and `testref` are lines elsewhere
+ * that use the object (derived from resolved references); `window` is a line
+ * window of a non-code text file.
+ */
+export type ViewKind = 'signature' | 'body' | 'docstring' | 'callsite' | 'import' | 'testref' | 'window';
+
+/** How one object refers to a name. */
+export type ReferenceKind = 'call' | 'import' | 'inherit';
+
+/** An object as extraction sees it, before ids are assigned. Lines are 1-based and inclusive. */
+export interface ExtractedObject {
+  /** Index of the enclosing object in the same file's list, or null for top level (the module's children have the module as parent). */
+  parent: number | null;
+  kind: ObjectKind;
+  name: string;
+  /** Dotted path of enclosing named scopes plus the name, e.g. `Parser.parse_file`. The module object's qualified name is its module path. */
+  qualifiedName: string;
+  startLine: number;
+  endLine: number;
+  startByte: number;
+  endByte: number;
+  /** The declaration head, e.g. `def parse(self, text: str) -> Tree:`; empty for modules and files. */
+  signature: string;
+  docstring: string | null;
+}
+
+/** A view of an object of the same file. */
+export interface ExtractedView {
+  object: number;
+  kind: ViewKind;
+  startLine: number;
+  endLine: number;
+  text: string;
+  tokens: number;
+}
+
+/** A reference from an object (by index) to a name. */
+export interface ExtractedReference {
+  source: number;
+  kind: ReferenceKind;
+  /** The referenced name's last segment: `parse` for `self.parser.parse(...)`. */
+  name: string;
+  /** What stands before the name, as written: `self.parser`, `os.path`, or null. */
+  qualifier: string | null;
+  /** For imports: the module specifier as written (`..core.basic`, `./util`, `java.util.List`). */
+  module: string | null;
+  line: number;
+  /** The whole source line, trimmed: becomes a callsite/import/testref view of the target. */
+  context: string;
+}
+
+/** Everything one file yields. */
+export interface FileExtraction {
+  path: string;
+  language: Language;
+  hash: string;
+  size: number;
+  mtimeMs: number;
+  lineCount: number;
+  /** tree-sitter ERROR/MISSING nodes seen; the file is still indexed with what parsed. */
+  parseErrors: number;
+  /** Non-fatal problems (invalid UTF-8 replaced, parse timeout...) reported with the path. */
+  warnings: string[];
+  objects: ExtractedObject[];
+  views: ExtractedView[];
+  references: ExtractedReference[];
+}
+
+/** Why discovery left a path out. */
+export type SkipReason = 'binary' | 'too-large' | 'symlink-outside' | 'symlink' | 'ignored' | 'unreadable' | 'vanished';
+
+/** A stored object, as read back from the index. */
+export interface CodeObject {
+  id: string;
+  path: string;
+  language: Language;
+  parentId: string | null;
+  kind: ObjectKind;
+  name: string;
+  qualifiedName: string;
+  startLine: number;
+  endLine: number;
+  startByte: number;
+  endByte: number;
+  signature: string;
+  docstring: string | null;
+}
+
+/** A stored view. `path` is where its text lives, which differs from the object's for derived views. */
+export interface View {
+  id: number;
+  objectId: string;
+  path: string;
+  kind: ViewKind;
+  startLine: number;
+  endLine: number;
+  text: string;
+  tokens: number;
+}
+
+/** A stored reference with its resolution (null when the index could not resolve it). */
+export interface Reference {
+  sourceId: string;
+  path: string;
+  kind: ReferenceKind;
+  name: string;
+  qualifier: string | null;
+  module: string | null;
+  line: number;
+  context: string;
+  targetId: string | null;
+}
+
+/**
+ * One retrieved view, as every retriever returns it. `fiber` is the object's
+ * provenance fiber: its normalised file path.
+ */
+export interface Candidate {
+  viewId: number;
+  objectId: string;
+  fiber: string;
+  /** Where the view's text lives (differs from `fiber` for callsite/import/testref views). */
+  path: string;
+  objectName: string;
+  objectKind: ObjectKind;
+  viewKind: ViewKind;
+  startLine: number;
+  endLine: number;
+  /** Higher is better; comparable only within one result list. */
+  score: number;
+  /** Why it was found, e.g. `bm25`. */
+  reason: string;
+}
+
+/** Counts shown after an index run and by status. */
+export interface IndexSummary {
+  files: number;
+  filesByLanguage: Record<string, number>;
+  parsed: number;
+  unchanged: number;
+  removed: number;
+  objects: number;
+  views: number;
+  references: number;
+  resolvedReferences: number;
+  skipped: Record<string, number>;
+  problems: { path: string; message: string }[];
+  seconds: number;
+}
