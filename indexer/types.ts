@@ -72,6 +72,8 @@ export interface ExtractedReference {
   qualifier: string | null;
   /** For imports: the module specifier as written (`..core.basic`, `./util`, `java.util.List`). */
   module: string | null;
+  /** For imports: the local name the import binds (`c` in `from a import b as c`), when it differs. */
+  alias: string | null;
   line: number;
   /** The whole source line, trimmed: becomes a callsite/import/testref view of the target. */
   context: string;
@@ -134,6 +136,7 @@ export interface Reference {
   name: string;
   qualifier: string | null;
   module: string | null;
+  alias: string | null;
   line: number;
   context: string;
   targetId: string | null;

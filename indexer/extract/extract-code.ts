@@ -1,0 +1,331 @@
+import type { Node, QueryMatch } from 'web-tree-sitter';
+import type { LoadedLanguage } from '../languages/registry.ts';
+import type { Tokenizer } from '../tokenizer.ts';
+import type { ExtractedObject, ExtractedReference, ExtractedView, ObjectKind, ReferenceKind } from '../types.ts';
+import { moduleObject, SourceLines } from './source.ts';
+
+/** Kinds a query may name in `@definition.<kind>`. */
+const DEFINITION_KINDS = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'method', 'constant']);
+/** Kinds whose functions are methods, and whose own text excludes their members. */
+const CONTAINERS = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'module']);
+
+/** Parsing stops after this long; the file is then indexed as plain text lines. */
+export const PARSE_TIMEOUT_MS = 5_000;
+const MAX_SIGNATURE = 400;
+const MAX_CONTEXT = 240;
+const MAX_VIEW_CHARS = 60_000;
+
+interface Definition {
+  node: Node;
+  /** Start of the object's span: wrappers (decorators, `export`) and leading doc comments included. */
+  start: Node;
+  kind: ObjectKind;
+  name: string;
+  scopeOnly: boolean;
+  /** Go-style receiver type: qualifies the name and makes the function a method. */
+  receiver: string | null;
+  docstring: string | null;
+  docStartLine: number;
+  docEndLine: number;
+}
+
+export interface CodeExtraction {
+  objects: ExtractedObject[];
+  views: ExtractedView[];
+  references: ExtractedReference[];
+  parseErrors: number;
+}
+
+/**
+ * Extracts canonical objects, their own views and their outgoing references
+ * from one parsed source file, driven by the language's query file.
+ * Returns null when the parser gives up (timeout); the caller then indexes the
+ * file as text.
+ */
+export function extractCode(
+  path: string,
+  src: SourceLines,
+  lang: LoadedLanguage,
+  tokenizer: Tokenizer,
+): CodeExtraction | null {
+  const deadline = performance.now() + PARSE_TIMEOUT_MS;
+  lang.parser.reset();
+  const tree = lang.parser.parse(src.text, null, { progressCallback: () => performance.now() > deadline });
+  if (!tree) return null;
+  try {
+    const root = tree.rootNode;
+    const matches = lang.query.matches(root);
+    const defs = collectDefinitions(matches, lang, src);
+    const objects = buildObjects(path, src, defs);
+    const moduleDoc = lang.spec.docStyle === 'leading-string' ? leadingString(root) : null;
+    if (moduleDoc) objects[0].docstring = moduleDoc.text;
+    const views = buildViews(objects, defs, src, tokenizer, moduleDoc);
+    const references = collectReferences(matches, defs, src);
+    return { objects, views, references, parseErrors: root.hasError ? countErrors(root) : 0 };
+  } finally {
+    tree.delete();
+  }
+}
+
+function captureOf(m: QueryMatch, name: string): Node | undefined {
+  return m.captures.find((c) => c.name === name)?.node;
+}
+
+function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: SourceLines): Definition[] {
+  const seen = new Set<number>();
+  const defs: Definition[] = [];
+  for (const m of matches) {
+    const main = m.captures.find((c) => c.name.startsWith('definition.') || c.name === 'scope');
+    const nameNode = captureOf(m, 'name');
+    if (!main || !nameNode) continue;
+    const kind = main.name === 'scope' ? 'module' : (main.name.slice('definition.'.length) as ObjectKind);
+    if (main.name !== 'scope' && !DEFINITION_KINDS.has(kind)) continue;
+    if (seen.has(main.node.id)) continue;
+    seen.add(main.node.id);
+    let start = main.node;
+    while (start.parent && lang.spec.wrappers.includes(start.parent.type)) start = start.parent;
+    let docstring: string | null = null;
+    let docStartLine = 0;
+    let docEndLine = 0;
+    if (lang.spec.docStyle === 'leading-string') {
+      const doc = leadingString(main.node.childForFieldName('body'));
+      if (doc) ({ text: docstring, startLine: docStartLine, endLine: docEndLine } = doc);
+    } else {
+      // Leading comments and attributes that touch the definition belong to it.
+      const comments: Node[] = [];
+      let prev = start.previousNamedSibling;
+      let top = start;
+      while (prev && lang.spec.leading.includes(prev.type) && prev.endPosition.row >= top.startPosition.row - 1) {
+        if (prev.type.includes('comment')) comments.unshift(prev);
+        top = prev;
+        prev = prev.previousNamedSibling;
+      }
+      if (comments.length > 0) {
+        docstring = comments.map((c) => c.text).join('\n');
+        docStartLine = comments[0].startPosition.row + 1;
+        docEndLine = comments.at(-1)!.endPosition.row + 1;
+      }
+      start = top;
+    }
+    defs.push({
+      node: main.node,
+      start,
+      kind,
+      name: nameNode.text,
+      scopeOnly: main.name === 'scope',
+      receiver: receiverName(captureOf(m, 'receiver')),
+      docstring,
+      docStartLine,
+      docEndLine,
+    });
+  }
+  // Outer definitions before inner ones, in source order.
+  defs.sort((a, b) => a.start.startIndex - b.start.startIndex || b.node.endIndex - a.node.endIndex);
+  return dropShadowedConstants(defs);
+}
+
+/** The bare type name of a receiver type capture: `*Server[T]` -> `Server`. */
+function receiverName(node: Node | undefined): string | null {
+  if (!node) return null;
+  const m = node.text.match(/[A-Za-z_][A-Za-z0-9_]*/g);
+  return m?.find((w) => w !== 'mut' && w !== 'const') ?? null;
+}
+
+/** `const f = () => ...` matches both a constant and a function: keep the function. */
+function dropShadowedConstants(defs: Definition[]): Definition[] {
+  return defs.filter(
+    (d) =>
+      d.kind !== 'constant' ||
+      !defs.some(
+        (o) => o !== d && o.kind !== 'constant' && o.name === d.name && o.node.startIndex >= d.node.startIndex && o.node.endIndex <= d.node.endIndex,
+      ),
+  );
+}
+
+/** The signature: the declaration up to its body, whitespace collapsed; the first line when there is no body. */
+function signatureOf(node: Node, src: SourceLines): { text: string; endLine: number } {
+  const startLine = node.startPosition.row + 1;
+  const body = node.childForFieldName('body');
+  if (body && body.startIndex > node.startIndex) {
+    const head = src.text.slice(node.startIndex, body.startIndex).trimEnd();
+    const endLine = startLine + (head.match(/\n/g)?.length ?? 0);
+    return { text: clip(head.replace(/\s+/g, ' ').trim(), MAX_SIGNATURE), endLine };
+  }
+  return { text: clip((src.lines[startLine - 1] ?? '').trim(), MAX_SIGNATURE), endLine: startLine };
+}
+
+function clip(s: string, n: number): string {
+  return s.length <= n ? s : s.slice(0, n);
+}
+
+/** Ancestors of a node that are definitions, innermost first, mapped to object indexes. */
+function enclosingIndex(node: Node, byNode: Map<number, number>): number {
+  for (let n: Node | null = node.parent; n; n = n.parent) {
+    const i = byNode.get(n.id);
+    if (i !== undefined) return i;
+  }
+  return 0;
+}
+
+function buildObjects(path: string, src: SourceLines, defs: Definition[]): ExtractedObject[] {
+  const objects: ExtractedObject[] = [moduleObject(path, src, 'module')];
+  // Index in `objects` (or -1-scopeIndex for naming scopes) of each definition node.
+  const byNode = new Map<number, number>();
+  const scopeNames: string[] = [];
+  const scopeParent: number[] = [];
+  const scopeQualified: string[] = [];
+  for (const d of defs) {
+    const parentRef = enclosingIndex(d.node, byNode);
+    // A naming scope (e.g. Rust `impl T`) is not an object: its members hang off the scope's own parent.
+    const parent = parentRef < 0 ? scopeParent[-1 - parentRef] : parentRef;
+    const prefix = d.receiver ?? (parentRef < 0 ? scopeQualified[-1 - parentRef] : parentRef === 0 ? '' : objects[parentRef].qualifiedName);
+    const qualifiedName = prefix ? `${prefix}.${d.name}` : d.name;
+    if (d.scopeOnly) {
+      scopeNames.push(d.name);
+      scopeParent.push(parent);
+      scopeQualified.push(qualifiedName);
+      byNode.set(d.node.id, -scopeNames.length);
+      continue;
+    }
+    const container = parentRef < 0 || (parent > 0 && CONTAINERS.has(objects[parent].kind));
+    const kind: ObjectKind = d.kind === 'function' && (container || d.receiver) ? 'method' : d.kind;
+    const sig = signatureOf(d.node, src);
+    byNode.set(d.node.id, objects.length);
+    objects.push({
+      parent,
+      kind,
+      name: d.name,
+      qualifiedName,
+      startLine: d.start.startPosition.row + 1,
+      endLine: d.node.endPosition.row + 1,
+      startByte: src.byteOffset(d.start.startPosition.row, d.start.startPosition.column),
+      endByte: src.byteOffset(d.node.endPosition.row, d.node.endPosition.column),
+      signature: sig.text,
+      docstring: d.docstring,
+    });
+  }
+  defs.forEach((d) => ((d as Definition & { index?: number }).index = byNode.get(d.node.id)));
+  return objects;
+}
+
+/** A docstring: the string literal that is the first statement of a body or module. */
+function leadingString(body: Node | null | undefined): { text: string; startLine: number; endLine: number } | null {
+  const first = body?.namedChildren[0];
+  const str = first?.type === 'expression_statement' ? first.namedChildren[0] : undefined;
+  if (!first || str?.type !== 'string') return null;
+  return { text: str.text, startLine: first.startPosition.row + 1, endLine: first.endPosition.row + 1 };
+}
+
+function buildViews(
+  objects: ExtractedObject[],
+  defs: Definition[],
+  src: SourceLines,
+  tokenizer: Tokenizer,
+  moduleDoc: { startLine: number; endLine: number } | null,
+): ExtractedView[] {
+  const views: ExtractedView[] = [];
+  const add = (object: number, kind: ExtractedView['kind'], startLine: number, endLine: number, text: string) => {
+    const t = clip(text, MAX_VIEW_CHARS);
+    if (t.trim()) views.push({ object, kind, startLine, endLine, text: t, tokens: tokenizer.count(t) });
+  };
+  // Lines covered by each object's children, so containers keep only their own text.
+  const childLines = objects.map(() => [] as [number, number][]);
+  objects.forEach((o) => o.parent !== null && childLines[o.parent].push([o.startLine, o.endLine]));
+  const docOf = new Map<number, Definition>();
+  for (const d of defs) {
+    const i = (d as Definition & { index?: number }).index;
+    if (i !== undefined && i >= 0) docOf.set(i, d);
+  }
+  objects.forEach((o, i) => {
+    if (o.kind !== 'module') {
+      const d = docOf.get(i)!;
+      const sigStart = d.node.startPosition.row + 1;
+      add(i, 'signature', sigStart, signatureOf(d.node, src).endLine, o.signature);
+    }
+    const body = CONTAINERS.has(o.kind) ? ownText(src, o.startLine, o.endLine, childLines[i]) : src.slice(o.startLine, o.endLine);
+    add(i, 'body', o.startLine, o.endLine, body);
+    const d = docOf.get(i);
+    if (o.docstring && d) add(i, 'docstring', d.docStartLine, d.docEndLine, o.docstring);
+    else if (o.kind === 'module' && o.docstring && moduleDoc) add(i, 'docstring', moduleDoc.startLine, moduleDoc.endLine, o.docstring);
+  });
+  return views;
+}
+
+/** The lines of [start, end] not covered by any child span. */
+function ownText(src: SourceLines, start: number, end: number, children: [number, number][]): string {
+  const out: string[] = [];
+  const sorted = [...children].sort((a, b) => a[0] - b[0]);
+  let line = start;
+  for (const [s, e] of sorted) {
+    for (; line < s && line <= end; line++) out.push(src.lines[line - 1]);
+    line = Math.max(line, e + 1);
+  }
+  for (; line <= end; line++) out.push(src.lines[line - 1]);
+  return out.join('\n');
+}
+
+function collectReferences(matches: QueryMatch[], defs: Definition[], src: SourceLines): ExtractedReference[] {
+  const byNode = new Map<number, number>();
+  for (const d of defs) {
+    const i = (d as Definition & { index?: number }).index;
+    if (i !== undefined && i >= 0) byNode.set(d.node.id, i);
+  }
+  const refs: ExtractedReference[] = [];
+  const seen = new Set<string>();
+  for (const m of matches) {
+    const main = m.captures.find((c) => c.name.startsWith('reference.') || c.name === 'import');
+    if (!main) continue;
+    const source = enclosingIndex(main.node, byNode);
+    if (main.name === 'import') {
+      const moduleNode = captureOf(m, 'import.module');
+      const nameNode = captureOf(m, 'import.name');
+      const aliasNode = captureOf(m, 'import.alias');
+      if (!moduleNode && !nameNode) continue;
+      const module = moduleNode ? unquote(moduleNode.text) : null;
+      const name = nameNode ? nameNode.text : m.captures.some((c) => c.name === 'import.wildcard') ? '*' : module!;
+      const key = `i|${main.node.id}|${name}|${module}|${aliasNode?.text}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const line = main.node.startPosition.row + 1;
+      refs.push({ source, kind: 'import', name, qualifier: null, module, alias: aliasNode?.text ?? null, line, context: contextAt(src, line) });
+      continue;
+    }
+    const nameNode = captureOf(m, 'name');
+    if (!nameNode) continue;
+    const kind = main.name.slice('reference.'.length) as ReferenceKind;
+    if (kind !== 'call' && kind !== 'inherit') continue;
+    const qualifier = captureOf(m, 'qualifier')?.text ?? null;
+    const key = `${kind}|${nameNode.id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const line = nameNode.startPosition.row + 1;
+    refs.push({ source, kind, name: nameNode.text, qualifier: qualifier && clip(qualifier, 120), module: null, alias: null, line, context: contextAt(src, line) });
+  }
+  return refs;
+}
+
+function contextAt(src: SourceLines, line: number): string {
+  return clip((src.lines[line - 1] ?? '').trim(), MAX_CONTEXT);
+}
+
+function unquote(s: string): string {
+  return s.replace(/^['"`]|['"`]$/g, '');
+}
+
+/** ERROR and MISSING nodes of a tree, walked iteratively (nesting can be pathological). */
+function countErrors(root: Node): number {
+  let n = 0;
+  const cursor = root.walk();
+  try {
+    for (;;) {
+      const node = cursor.currentNode;
+      if (node.isError || node.isMissing) n++;
+      if (node.hasError && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return n;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}

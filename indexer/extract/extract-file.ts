@@ -1,0 +1,97 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { languageOf, loadLanguage } from '../languages/registry.ts';
+import type { Tokenizer } from '../tokenizer.ts';
+import type { FileExtraction, SkipReason } from '../types.ts';
+import { extractCode } from './extract-code.ts';
+import { extractText } from './extract-text.ts';
+import { sourceLines } from './source.ts';
+
+/** Default limit above which a file is skipped as too large. */
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+const BINARY_SNIFF = 8000;
+
+export type FileOutcome =
+  | { status: 'extracted'; file: FileExtraction }
+  | { status: 'unchanged'; path: string; hash: string }
+  | { status: 'skipped'; path: string; reason: SkipReason; message: string };
+
+export interface ExtractOptions {
+  maxFileBytes: number;
+  /** The hash already in the index: an equal hash means nothing to re-parse. */
+  knownHash?: string;
+}
+
+/** sha-1 of a file's bytes: the key that decides re-parsing. */
+export function contentHash(bytes: Uint8Array): string {
+  return crypto.createHash('sha1').update(bytes).digest('hex');
+}
+
+/** A NUL byte in the first 8000 bytes marks a binary file, as git decides. */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const n = Math.min(bytes.length, BINARY_SNIFF);
+  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
+  return false;
+}
+
+/**
+ * Reads, hashes and extracts one repository file. Every problem becomes an
+ * outcome with the path and a reason; nothing here throws for bad input.
+ */
+export async function extractFile(root: string, rel: string, tokenizer: Tokenizer, opts: ExtractOptions): Promise<FileOutcome> {
+  const abs = path.join(root, rel);
+  let bytes: Buffer;
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(abs);
+    if (stat.size > opts.maxFileBytes) return { status: 'skipped', path: rel, reason: 'too-large', message: `${stat.size} bytes > ${opts.maxFileBytes}` };
+    bytes = fs.readFileSync(abs);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { status: 'skipped', path: rel, reason: 'vanished', message: 'deleted while indexing' };
+    return { status: 'skipped', path: rel, reason: 'unreadable', message: (err as Error).message };
+  }
+  if (bytes.length > opts.maxFileBytes) return { status: 'skipped', path: rel, reason: 'too-large', message: `${bytes.length} bytes > ${opts.maxFileBytes}` };
+  if (looksBinary(bytes)) return { status: 'skipped', path: rel, reason: 'binary', message: 'binary content' };
+  const hash = contentHash(bytes);
+  if (opts.knownHash === hash) return { status: 'unchanged', path: rel, hash };
+
+  const warnings: string[] = [];
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    text = new TextDecoder('utf-8').decode(bytes);
+    warnings.push('invalid UTF-8: undecodable bytes replaced with U+FFFD');
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const src = sourceLines(text);
+  let language = languageOf(rel);
+  let code = null;
+  if (language !== 'text') {
+    code = extractCode(rel, src, await loadLanguage(language), tokenizer);
+    if (!code) {
+      warnings.push(`parse abandoned after a timeout: indexed as plain text`);
+      language = 'text';
+    }
+  }
+  const parts = code ?? { ...extractText(rel, src, tokenizer), references: [], parseErrors: 0 };
+  if (parts.parseErrors > 0) warnings.push(`${parts.parseErrors} syntax error node(s): indexed what parses`);
+  return {
+    status: 'extracted',
+    file: {
+      path: rel,
+      language,
+      hash,
+      size: bytes.length,
+      mtimeMs: Math.trunc(stat.mtimeMs),
+      lineCount: src.lines.length,
+      parseErrors: parts.parseErrors,
+      warnings,
+      objects: parts.objects,
+      views: parts.views,
+      references: parts.references,
+    },
+  };
+}

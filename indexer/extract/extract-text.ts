@@ -1,0 +1,20 @@
+import type { Tokenizer } from '../tokenizer.ts';
+import type { ExtractedObject, ExtractedView } from '../types.ts';
+import { moduleObject, type SourceLines } from './source.ts';
+
+/** Lines per window view of a non-code text file. */
+export const WINDOW_LINES = 40;
+
+/**
+ * A text file that allot does not parse (Markdown, YAML, JSON, other languages)
+ * becomes one `file` object with line-window views, so it stays searchable.
+ */
+export function extractText(path: string, src: SourceLines, tokenizer: Tokenizer): { objects: ExtractedObject[]; views: ExtractedView[] } {
+  const views: ExtractedView[] = [];
+  for (let start = 1; start <= src.lines.length; start += WINDOW_LINES) {
+    const end = Math.min(src.lines.length, start + WINDOW_LINES - 1);
+    const text = src.slice(start, end);
+    if (text.trim()) views.push({ object: 0, kind: 'window', startLine: start, endLine: end, text, tokens: tokenizer.count(text) });
+  }
+  return { objects: [moduleObject(path, src, 'file')], views };
+}

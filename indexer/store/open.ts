@@ -1,0 +1,92 @@
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type DB = Database.Database;
+
+/** PRAGMA application_id of every allot database ('allt'), so foreign files are recognised. */
+export const APPLICATION_ID = 0x616c6c74;
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
+
+/** A database allot refuses to open, with a message for the user. */
+export class StoreError extends Error {
+  constructor(message: string, readonly code: 'foreign' | 'newer' | 'corrupt' | 'io') {
+    super(message);
+    this.name = 'StoreError';
+  }
+}
+
+export interface Migration { version: number; name: string; sql: string }
+
+/** The numbered SQL files of `migrations/`, in order. */
+export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /^\d+_.*\.sql$/.test(f))
+    .map((f) => ({ version: Number.parseInt(f, 10), name: f, sql: fs.readFileSync(path.join(dir, f), 'utf8') }))
+    .sort((a, b) => a.version - b.version);
+}
+
+/** Default database location for a repository. */
+export function defaultDbPath(repo: string): string {
+  return path.join(repo, '.allot', 'index.db');
+}
+
+/**
+ * The one place that opens an allot database: checks that the file is an allot
+ * index no newer than this code, applies pending migrations (each in its own
+ * transaction, tracked by PRAGMA user_version) and sets the connection up.
+ * A foreign, newer or corrupt file raises StoreError and is never modified.
+ */
+export function openStore(file: string, opts: { readonly?: boolean } = {}): DB {
+  const exists = fs.existsSync(file) && fs.statSync(file).size > 0;
+  if (!exists && opts.readonly) throw new StoreError(`no index at ${file}: run \`allot index\` first`, 'io');
+  if (!exists) fs.mkdirSync(path.dirname(file), { recursive: true });
+  let db: DB;
+  try {
+    db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: exists });
+  } catch (err) {
+    throw new StoreError(`cannot open ${file}: ${(err as Error).message}`, 'io');
+  }
+  try {
+    const migrations = loadMigrations();
+    const latest = migrations.at(-1)?.version ?? 0;
+    let appId: number, version: number, tables: number;
+    try {
+      appId = db.pragma('application_id', { simple: true }) as number;
+      version = db.pragma('user_version', { simple: true }) as number;
+      tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number }).n;
+    } catch (err) {
+      throw new StoreError(`${file} is not an allot index (not a SQLite database: ${(err as Error).message}); move it away or pass another --db`, 'foreign');
+    }
+    if (appId !== APPLICATION_ID && (tables > 0 || version !== 0)) {
+      throw new StoreError(`${file} is a SQLite database but not an allot index; it was left untouched (pass another --db)`, 'foreign');
+    }
+    if (version > latest) {
+      throw new StoreError(`${file} has index schema ${version}, newer than this allot understands (${latest}); upgrade allot or remove the index`, 'newer');
+    }
+    if (!opts.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('cache_size = -65536');
+    if (version < latest) {
+      if (opts.readonly) throw new StoreError(`${file} needs an upgrade: run \`allot index\``, 'newer');
+      for (const m of migrations.filter((m) => m.version > version)) {
+        db.transaction(() => {
+          db.exec(m.sql);
+          db.pragma(`application_id = ${APPLICATION_ID}`);
+          db.pragma(`user_version = ${m.version}`);
+        })();
+      }
+    }
+    return db;
+  } catch (err) {
+    db.close();
+    if (err instanceof StoreError) throw err;
+    throw new StoreError(`${file}: ${(err as Error).message}`, 'corrupt');
+  }
+}
