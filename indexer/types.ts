@@ -62,7 +62,7 @@ export interface ExtractedView {
   tokens: number;
 }
 
-/** A reference from an object (by index) to a name. */
+/** A reference from an object (by index) to a name: one per distinct (kind, qualifier, name, module, alias) an object uses, at its first line. */
 export interface ExtractedReference {
   source: number;
   kind: ReferenceKind;
@@ -75,8 +75,6 @@ export interface ExtractedReference {
   /** For imports: the local name the import binds (`c` in `from a import b as c`), when it differs. */
   alias: string | null;
   line: number;
-  /** The whole source line, trimmed: becomes a callsite/import/testref view of the target. */
-  context: string;
 }
 
 /** Everything one file yields. */
@@ -87,6 +85,8 @@ export interface FileExtraction {
   size: number;
   mtimeMs: number;
   lineCount: number;
+  /** The decoded text (BOM removed, invalid UTF-8 replaced). */
+  text: string;
   /** tree-sitter ERROR/MISSING nodes seen; the file is still indexed with what parsed. */
   parseErrors: number;
   /** Non-fatal problems (invalid UTF-8 replaced, parse timeout...) reported with the path. */
@@ -138,7 +138,6 @@ export interface Reference {
   module: string | null;
   alias: string | null;
   line: number;
-  context: string;
   targetId: string | null;
 }
 
@@ -177,4 +176,6 @@ export interface IndexSummary {
   skipped: Record<string, number>;
   problems: { path: string; message: string }[];
   seconds: number;
+  /** Wall seconds per phase; `write` is the main thread's share of `parse` spent writing the store. */
+  phases: { discover: number; parse: number; write: number; resolve: number };
 }

@@ -13,6 +13,13 @@ CREATE TABLE files (
   parse_errors INTEGER NOT NULL DEFAULT 0
 );
 
+-- The text of each file as indexed (UTF-8, invalid bytes replaced), so that
+-- renderings quote exactly the lines the index describes.
+CREATE TABLE file_texts (
+  file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+  text    TEXT NOT NULL
+);
+
 -- Canonical code objects. `id` is a stable hash of (path, qualified name, kind),
 -- so re-indexing unchanged code keeps it. The provenance fiber of an object is
 -- its file (`file_id`) and its enclosing object (`parent_id`).
@@ -53,24 +60,22 @@ CREATE INDEX views_object ON views(object_id);
 CREATE INDEX views_file ON views(file_id);
 CREATE INDEX views_derived ON views(derived);
 
--- References from an object to a name, resolved to a target object where the
--- index can (same file, imported module, unique name).
+-- References from an object to a name (one row per distinct name an object
+-- uses, at its first line), resolved to a target object where the index can
+-- (same file, imported module, unique name). `target_id` is rewritten by every
+-- resolution pass, so it carries no foreign key.
 CREATE TABLE refs (
   id        INTEGER PRIMARY KEY,
   source_id TEXT NOT NULL REFERENCES objects(id) ON DELETE CASCADE,
-  file_id   INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
   kind      TEXT NOT NULL,                     -- call | import | inherit
   name      TEXT NOT NULL,
   qualifier TEXT,
   module    TEXT,
   alias     TEXT,
   line      INTEGER NOT NULL,
-  context   TEXT NOT NULL,
-  target_id TEXT REFERENCES objects(id) ON DELETE SET NULL
+  target_id TEXT
 );
 CREATE INDEX refs_source ON refs(source_id);
-CREATE INDEX refs_file ON refs(file_id);
-CREATE INDEX refs_name ON refs(name);
 CREATE INDEX refs_target ON refs(target_id);
 
 -- Code-aware full-text index over views (rowid = views.id), contentless so the

@@ -12,7 +12,6 @@ const CONTAINERS = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 
 /** Parsing stops after this long; the file is then indexed as plain text lines. */
 export const PARSE_TIMEOUT_MS = 5_000;
 const MAX_SIGNATURE = 400;
-const MAX_CONTEXT = 240;
 const MAX_VIEW_CHARS = 60_000;
 
 interface Definition {
@@ -283,11 +282,10 @@ function collectReferences(matches: QueryMatch[], defs: Definition[], src: Sourc
       if (!moduleNode && !nameNode) continue;
       const module = moduleNode ? unquote(moduleNode.text) : null;
       const name = nameNode ? nameNode.text : m.captures.some((c) => c.name === 'import.wildcard') ? '*' : module!;
-      const key = `i|${main.node.id}|${name}|${module}|${aliasNode?.text}`;
+      const key = `${source}|import|${name}|${module}|${aliasNode?.text}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const line = main.node.startPosition.row + 1;
-      refs.push({ source, kind: 'import', name, qualifier: null, module, alias: aliasNode?.text ?? null, line, context: contextAt(src, line) });
+      refs.push({ source, kind: 'import', name, qualifier: null, module, alias: aliasNode?.text ?? null, line: main.node.startPosition.row + 1 });
       continue;
     }
     const nameNode = captureOf(m, 'name');
@@ -295,17 +293,12 @@ function collectReferences(matches: QueryMatch[], defs: Definition[], src: Sourc
     const kind = main.name.slice('reference.'.length) as ReferenceKind;
     if (kind !== 'call' && kind !== 'inherit') continue;
     const qualifier = captureOf(m, 'qualifier')?.text ?? null;
-    const key = `${kind}|${nameNode.id}`;
+    const key = `${source}|${kind}|${nameNode.text}|${qualifier}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const line = nameNode.startPosition.row + 1;
-    refs.push({ source, kind, name: nameNode.text, qualifier: qualifier && clip(qualifier, 120), module: null, alias: null, line, context: contextAt(src, line) });
+    refs.push({ source, kind, name: nameNode.text, qualifier: qualifier && clip(qualifier, 120), module: null, alias: null, line: nameNode.startPosition.row + 1 });
   }
   return refs;
-}
-
-function contextAt(src: SourceLines, line: number): string {
-  return clip((src.lines[line - 1] ?? '').trim(), MAX_CONTEXT);
 }
 
 function unquote(s: string): string {

@@ -87,6 +87,7 @@ export async function extractFile(root: string, rel: string, tokenizer: Tokenize
       size: bytes.length,
       mtimeMs: Math.trunc(stat.mtimeMs),
       lineCount: src.lines.length,
+      text,
       parseErrors: parts.parseErrors,
       warnings,
       objects: parts.objects,

@@ -1,0 +1,80 @@
+/**
+ * Allocation options, validated once at the boundary (CLI flags, daemon
+ * requests) so the pipeline can trust them.
+ */
+import { z } from 'zod';
+import { TOKENIZER_NAMES } from '../indexer/tokenizer.ts';
+
+export interface Slots {
+  core: number;
+  companion: number;
+}
+
+export const DEFAULT_BUDGET = 4096;
+export const DEFAULT_OBJECT_CAP = 1024;
+export const DEFAULT_FLOOR = 128;
+export const DEFAULT_SLOTS: Slots = { core: 4, companion: 1 };
+
+/**
+ * Parses the `--slots` value `core+companions`, e.g. `4+1` (K = 5).
+ * @example parseSlots('3+2') // { core: 3, companion: 2 }
+ */
+export function parseSlots(text: string): Slots {
+  const m = /^\s*(\d+)\s*\+\s*(\d+)\s*$/.exec(text);
+  if (!m) throw new Error(`slots must look like core+companions (e.g. 4+1), got "${text}"`);
+  const slots = { core: Number(m[1]), companion: Number(m[2]) };
+  if (slots.core < 1) throw new Error(`slots need at least one core object, got "${text}"`);
+  return slots;
+}
+
+const SlotsSchema = z.object({
+  core: z.number().int().min(1),
+  companion: z.number().int().min(0),
+}).strict();
+
+// CLI flags arrive as strings; accept plain non-negative integers written either way.
+const count = z.union([
+  z.number(),
+  z.string().regex(/^\s*\d+\s*$/, 'expected a non-negative integer').transform(Number),
+]).pipe(z.number().int().min(0));
+
+const slots = z.union([
+  z.string().transform((text, ctx) => {
+    try {
+      return parseSlots(text);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: (e as Error).message });
+      return z.NEVER;
+    }
+  }),
+  SlotsSchema,
+]);
+
+export const AllocateOptionsSchema = z.object({
+  /** B: the whole context's token budget. */
+  budget: count.default(DEFAULT_BUDGET),
+  /** b_obj: no object gets more than this. */
+  objectCap: count.default(DEFAULT_OBJECT_CAP),
+  /** Tokens reserved for each later object (applies only when B >= m*floor). */
+  floor: count.default(DEFAULT_FLOOR),
+  /** core+companions; K = core + companion. */
+  slots: slots.default(DEFAULT_SLOTS),
+  tokenizer: z.enum(TOKENIZER_NAMES).default('cl100k_base'),
+  /** Ablation: each view competes on its own (fragment-level). */
+  noQuotient: z.boolean().default(false),
+  /** Ablation: objects are cut at the budget instead of allocated by the formula. */
+  noRender: z.boolean().default(false),
+}).strict();
+
+export type AllocateOptionsInput = z.input<typeof AllocateOptionsSchema>;
+export type AllocateOptions = z.output<typeof AllocateOptionsSchema>;
+
+/** Validates options and fills defaults; throws a readable error on bad input. */
+export function parseAllocateOptions(input: AllocateOptionsInput = {}): AllocateOptions {
+  const result = AllocateOptionsSchema.safeParse(input);
+  if (!result.success) {
+    const detail = result.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ');
+    throw new Error(`invalid allocation options: ${detail}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,212 @@
+/**
+ * Rendering: one object becomes a descriptor line followed by the largest
+ * line-complete window of its source that fits its allowance, grown around the
+ * line that best matches the query. Source lines are never re-indented or cut.
+ */
+import type { Tokenizer } from '../indexer/tokenizer.ts';
+import { sharedTerms } from './terms.ts';
+import type { ObjectText } from './types.ts';
+
+/** What one block is rendered from. `lines[0]` is line `startLine`. */
+export interface RenderInput {
+  path: string;
+  qualifiedName: string;
+  signature: string;
+  startLine: number;
+  lines: string[];
+}
+
+export type RenderOutcome = 'whole' | 'clipped' | 'descriptor only' | 'empty: descriptor does not fit';
+
+export interface Rendered {
+  text: string;
+  /** Exact tokens of `text`. */
+  tokens: number;
+  /** Shown lines as inclusive indices into `lines`; null when no line is shown. */
+  window: [number, number] | null;
+  /** Index of the line the window grows around. */
+  anchor: number;
+  /** Query terms on the anchor line. */
+  anchorTerms: string[];
+  outcome: RenderOutcome;
+}
+
+/** Signatures longer than this are shortened in the descriptor (the source itself is never cut). */
+export const MAX_SIGNATURE_CHARS = 200;
+
+/**
+ * Splits source into lines as given: CRLF or LF, each line verbatim. One
+ * trailing empty line (from a final newline) is dropped when the text has more
+ * lines than the object declares.
+ */
+export function sourceLines(text: string, declaredCount = Infinity): string[] {
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 1 && lines.length > declaredCount && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** The render input of a whole object, or of the lines `span` of it (clamped to the object). */
+export function renderInput(obj: ObjectText, span: { startLine: number; endLine: number } | null = null): RenderInput {
+  const lines = sourceLines(obj.text, obj.endLine - obj.startLine + 1);
+  const base = { path: obj.path, qualifiedName: obj.qualifiedName, signature: obj.signature };
+  if (!span) return { ...base, startLine: obj.startLine, lines };
+  const lastLine = obj.startLine + lines.length - 1;
+  const from = Math.max(span.startLine, obj.startLine);
+  const to = Math.min(span.endLine, lastLine);
+  if (from > to) return { ...base, startLine: obj.startLine, lines };
+  return { ...base, startLine: from, lines: lines.slice(from - obj.startLine, to - obj.startLine + 1) };
+}
+
+export const endLineOf = (input: RenderInput): number => input.startLine + input.lines.length - 1;
+
+function oneLine(signature: string): string {
+  const s = signature.replace(/\s+/g, ' ').trim();
+  return s.length > MAX_SIGNATURE_CHARS ? `${s.slice(0, MAX_SIGNATURE_CHARS - 3)}...` : s;
+}
+
+/**
+ * The descriptor line: path and shown lines, qualified name, signature.
+ * @example '### src/a.ts:120-164 of 80-310 | Parser.parse | parse(text: string): Tree'
+ */
+export function descriptor(input: RenderInput, window: [number, number] | null): string {
+  const s = input.startLine;
+  const e = endLineOf(input);
+  let range: string;
+  if (!window) range = `${s}-${e} (source omitted)`;
+  else if (window[0] === 0 && window[1] === input.lines.length - 1) range = `${s}-${e}`;
+  else range = `${s + window[0]}-${s + window[1]} of ${s}-${e}`;
+  let head = `### ${input.path}:${range}`;
+  if (input.qualifiedName) head += ` | ${input.qualifiedName}`;
+  const sig = oneLine(input.signature);
+  if (sig) head += ` | ${sig}`;
+  return head;
+}
+
+/** The block text for a window (null: descriptor only). */
+export function blockText(input: RenderInput, window: [number, number] | null): string {
+  const head = descriptor(input, window);
+  return window ? `${head}\n${input.lines.slice(window[0], window[1] + 1).join('\n')}` : head;
+}
+
+/** The unclipped rendering (descriptor + whole source), whose length is d_i. */
+export function wholeText(input: RenderInput): string {
+  return blockText(input, [0, input.lines.length - 1]);
+}
+
+// Window-centre rule: lines are scored by how many distinct query terms they contain; the first best line wins,
+// and with no match the window starts at the object's first line (its declaration).
+export function anchorLine(lines: readonly string[], queryTerms: readonly string[]): { index: number; terms: string[] } {
+  let best = { index: 0, terms: [] as string[] };
+  if (queryTerms.length === 0) return best;
+  lines.forEach((line, index) => {
+    const found = sharedTerms(queryTerms, line);
+    if (found.length > best.terms.length) best = { index, terms: found };
+  });
+  return best;
+}
+
+// Growth rule: extend the window around the anchor alternately up and down while it fits; a direction that no
+// longer fits is closed, the other keeps growing.
+function grow(
+  window: [number, number],
+  n: number,
+  fits: (lo: number, hi: number) => boolean,
+  downOnly: boolean,
+): [number, number] {
+  let [lo, hi] = window;
+  let up = !downOnly;
+  let down = true;
+  let turn: 'up' | 'down' = up ? 'up' : 'down';
+  while (up || down) {
+    if (turn === 'up' && up) {
+      if (lo > 0 && fits(lo - 1, hi)) lo--;
+      else up = false;
+    } else if (turn === 'down' && down) {
+      if (hi < n - 1 && fits(lo, hi + 1)) hi++;
+      else down = false;
+    }
+    turn = turn === 'up' ? 'down' : 'up';
+  }
+  return [lo, hi];
+}
+
+/** Renders a fixed window (null: descriptor only; 'empty': nothing). */
+export function renderWindow(
+  input: RenderInput,
+  window: [number, number] | null | 'empty',
+  tokenizer: Tokenizer,
+  anchor = 0,
+  anchorTerms: string[] = [],
+): Rendered {
+  if (window === 'empty') {
+    return { text: '', tokens: 0, window: null, anchor, anchorTerms, outcome: 'empty: descriptor does not fit' };
+  }
+  const text = blockText(input, window);
+  const whole = window !== null && window[0] === 0 && window[1] === input.lines.length - 1;
+  return {
+    text,
+    tokens: tokenizer.count(text),
+    window,
+    anchor,
+    anchorTerms,
+    outcome: window === null ? 'descriptor only' : whole ? 'whole' : 'clipped',
+  };
+}
+
+/**
+ * Renders the largest line-complete window that fits `allowance` tokens.
+ * `from: 'query'` grows around the best-matching line; `from: 'start'` takes the
+ * object from its first line down (the noRender ablation and chunk packing).
+ * Token counts are exact: growth first uses the sum of per-line counts (cheap,
+ * close), then corrects against exact counts of the whole block.
+ */
+export function renderWithin(
+  input: RenderInput,
+  allowance: number,
+  queryTerms: readonly string[],
+  tokenizer: Tokenizer,
+  from: 'query' | 'start' = 'query',
+): Rendered {
+  const n = input.lines.length;
+  const whole = renderWindow(input, [0, n - 1], tokenizer);
+  if (whole.tokens <= allowance) return whole;
+  const { index: anchor, terms: anchorTerms } =
+    from === 'query' ? anchorLine(input.lines, queryTerms) : { index: 0, terms: [] };
+  const descOnly = renderWindow(input, null, tokenizer, anchor, anchorTerms);
+  if (descOnly.tokens > allowance) return renderWindow(input, 'empty', tokenizer, anchor, anchorTerms);
+
+  const exact = (lo: number, hi: number): number => tokenizer.count(blockText(input, [lo, hi]));
+  // Per-line estimate: each line costs what '\n' + line costs alone; joining rarely adds tokens.
+  const lineCost = input.lines.map((l) => tokenizer.count(`\n${l}`));
+  const prefix = [0];
+  for (const c of lineCost) prefix.push(prefix[prefix.length - 1] + c);
+  const estimate = (lo: number, hi: number): number =>
+    tokenizer.count(descriptor(input, [lo, hi])) + prefix[hi + 1] - prefix[lo];
+
+  const downOnly = from === 'start';
+  let window: [number, number] = [anchor, anchor];
+  if (estimate(anchor, anchor) <= allowance) window = grow(window, n, (lo, hi) => estimate(lo, hi) <= allowance, downOnly);
+  // Correct the estimate: drop the line farthest from the anchor until the exact count fits.
+  while (exact(window[0], window[1]) > allowance) {
+    if (window[0] === window[1]) return descOnly;
+    window = shrinkWindow(window, anchor);
+  }
+  window = grow(window, n, (lo, hi) => exact(lo, hi) <= allowance, downOnly);
+  return renderWindow(input, window, tokenizer, anchor, anchorTerms);
+}
+
+/** The window minus the line farthest from the anchor (the bottom one on a tie). */
+export function shrinkWindow(window: [number, number], anchor: number): [number, number] {
+  const [lo, hi] = window;
+  return hi - anchor >= anchor - lo ? [lo, hi - 1] : [lo + 1, hi];
+}
+
+/** One step smaller: one line fewer, then descriptor only, then nothing. */
+export function shrinkRendered(input: RenderInput, r: Rendered, tokenizer: Tokenizer): Rendered {
+  if (r.window && r.window[0] < r.window[1]) {
+    const anchor = Math.min(Math.max(r.anchor, r.window[0]), r.window[1]);
+    return renderWindow(input, shrinkWindow(r.window, anchor), tokenizer, r.anchor, r.anchorTerms);
+  }
+  if (r.window) return renderWindow(input, null, tokenizer, r.anchor, r.anchorTerms);
+  return renderWindow(input, 'empty', tokenizer, r.anchor, r.anchorTerms);
+}

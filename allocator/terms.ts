@@ -1,0 +1,51 @@
+/**
+ * Identifier-like tokens ("terms"): how the allocator decides that an object or
+ * a source line matches the query. Not tokenizer tokens.
+ */
+
+/**
+ * Words too common to tie an object to a query: English function words and
+ * keywords shared by the indexed languages. Terms shorter than 3 characters are
+ * dropped before this list applies, so it holds only longer words.
+ */
+export const STOP_TERMS: ReadonlySet<string> = new Set([
+  'the', 'and', 'for', 'with', 'from', 'that', 'this', 'these', 'those', 'into', 'onto', 'are', 'was', 'were',
+  'has', 'have', 'had', 'does', 'did', 'not', 'but', 'all', 'any', 'can', 'how', 'what', 'where', 'when', 'which',
+  'who', 'why', 'its', 'our', 'you', 'your', 'use', 'used', 'using', 'via', 'out', 'then', 'than', 'there', 'here',
+  'def', 'function', 'func', 'return', 'returns', 'const', 'let', 'var', 'class', 'self', 'new', 'import', 'export',
+  'public', 'private', 'protected', 'static', 'void', 'int', 'str', 'string', 'bool', 'none', 'null', 'true',
+  'false', 'async', 'await', 'type', 'interface', 'package', 'struct', 'impl', 'pub', 'mut', 'elif', 'else',
+  'while', 'pass', 'lambda', 'undefined', 'extends', 'implements',
+]);
+
+/** Shortest term kept: shorter ones (`id`, `fs`, `x`) match almost everything. */
+export const MIN_TERM_LENGTH = 3;
+
+const WORD = /[\p{L}\p{N}_]+/gu;
+// camelCase / PascalCase / ACRONYMCase parts; snake_case splits at `_` (not in any class).
+const PART = /\p{Lu}+(?!\p{Ll})|\p{Lu}?[\p{Ll}\p{Lm}]+|[\p{Lo}\p{Lt}]+|\p{N}+/gu;
+
+/**
+ * Splits text into identifier parts: words are split at camelCase and
+ * snake_case boundaries, lowercased; digits-only parts, parts shorter than
+ * MIN_TERM_LENGTH and STOP_TERMS are dropped. Distinct, in order of appearance.
+ * @example terms('parseHTTPConfig(read_file)') // ['parse', 'http', 'config', 'read', 'file']
+ */
+export function terms(text: string): string[] {
+  const seen = new Set<string>();
+  for (const word of text.match(WORD) ?? []) {
+    for (const part of word.match(PART) ?? []) {
+      const t = part.toLowerCase();
+      if (/^\p{N}+$/u.test(t) || [...t].length < MIN_TERM_LENGTH || STOP_TERMS.has(t)) continue;
+      seen.add(t);
+    }
+  }
+  return [...seen];
+}
+
+/** Query terms found in `text`, in query order. */
+export function sharedTerms(queryTerms: readonly string[], text: string): string[] {
+  if (queryTerms.length === 0) return [];
+  const own = new Set(terms(text));
+  return queryTerms.filter((t) => own.has(t));
+}

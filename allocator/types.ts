@@ -1,0 +1,202 @@
+/**
+ * Public shapes of the allocator: what it reads (ObjectSource), what it
+ * returns (Allocation) and the trace that explains every decision.
+ * The allocator never opens a database, file or socket: everything it needs
+ * comes through ObjectSource.
+ */
+import type { ObjectKind, ViewKind } from '../indexer/types.ts';
+import type { TokenizerName } from '../indexer/tokenizer.ts';
+
+/** An object with its verbatim source. Lines are 1-based and inclusive. */
+export interface ObjectText {
+  id: string;
+  path: string;
+  name: string;
+  qualifiedName: string;
+  kind: ObjectKind;
+  signature: string;
+  startLine: number;
+  endLine: number;
+  /**
+   * The object's source lines startLine..endLine, verbatim, joined with '\n'.
+   * CRLF may be present: the allocator splits on /\r?\n/ and re-joins with '\n'.
+   */
+  text: string;
+}
+
+/** An object without its text. */
+export type ObjectInfo = Omit<ObjectText, 'text'>;
+
+/** The read interface the allocator needs; the store implements it. */
+export interface ObjectSource {
+  /** Objects with their verbatim source text. Unknown ids are absent from the map. */
+  objects(ids: string[]): Map<string, ObjectText>;
+  /** All objects of one fiber (file path), without text, for the companion step when no retrieved non-core object qualifies. */
+  fiberObjects(path: string): ObjectInfo[];
+}
+
+export type Role = 'core' | 'companion';
+
+/** A view a position absorbed (the strongest first). */
+export interface AbsorbedView {
+  viewId: number;
+  kind: ViewKind;
+  score: number;
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
+/**
+ * One competitor for a slot: a canonical object (quotient), or a single view
+ * (the noQuotient ablation), or an unretrieved object of a core fiber.
+ */
+export interface Position {
+  /** Unique within one ranked list: the object id, or `view:<id>` for a fragment. */
+  key: string;
+  objectId: string;
+  /** Normalised file path of the object. */
+  fiber: string;
+  score: number;
+  /** 1-based rank among retrieved positions; 0 for fiber objects. */
+  rank: number;
+  /** Lines to render; null renders the whole object. */
+  span: { path: string; startLine: number; endLine: number } | null;
+  views: AbsorbedView[];
+  origin: 'retrieved' | 'fiber';
+}
+
+/** One rendered object of the context. */
+export interface Block {
+  path: string;
+  /** The object's qualified name. */
+  object: string;
+  kind: ObjectKind;
+  role: Role;
+  score: number;
+  /** The object's (or, under noQuotient, the view's) line span. */
+  startLine: number;
+  endLine: number;
+  /** Lines actually shown; both 0 when only the descriptor is shown. */
+  shownStartLine: number;
+  shownEndLine: number;
+  /** Exact tokens of `text` for the allocation's tokenizer. */
+  tokens: number;
+  text: string;
+}
+
+/** A retrieved position and the views it absorbed. */
+export interface PositionTrace {
+  rank: number;
+  objectId: string;
+  name: string;
+  path: string;
+  score: number;
+  views: { viewId: number; kind: ViewKind; score: number }[];
+  /** The slot it won, or null when it was left out (or missing from the source). */
+  role: Role | null;
+}
+
+/** Why a companion slot holds what it holds. */
+export interface CompanionTrace {
+  /** 1-based companion slot. */
+  slot: number;
+  objectId: string | null;
+  object: string | null;
+  path: string | null;
+  origin: 'retrieved' | 'fiber' | null;
+  score: number | null;
+  reason: 'shared-tokens' | 'fallback: next-ranked' | 'none';
+  /** Query tokens the companion shares (empty for fallback and none). */
+  sharedTokens: string[];
+}
+
+/** How one b_i was computed. */
+export interface BudgetStep {
+  /** 1-based position of the object in e_1..e_m. */
+  i: number;
+  objectId: string;
+  /** Unclipped rendering length (descriptor + whole source) in tokens. */
+  d: number;
+  /** The per-object cap; null under noRender (no cap, objects are cut at the budget). */
+  bObj: number | null;
+  /** Budget left before e_i. */
+  R: number;
+  floor: number;
+  m: number;
+  result: number;
+}
+
+export interface BudgetTrace {
+  /** `formula`: b_i = min(d_i, b_obj, [R_i - (m-i)*floor]+); `cut`: the noRender ablation. */
+  mode: 'formula' | 'cut';
+  budget: number;
+  separatorTokens: number;
+  /** Tokens reserved for the m-1 separators. */
+  reserved: number;
+  /** budget - reserved: what the objects share (R_1). */
+  available: number;
+  objectCap: number;
+  /** The floor option; `floor` below is what applied (0 when available < m*floor). */
+  floorOption: number;
+  floor: number;
+  m: number;
+  steps: BudgetStep[];
+}
+
+export interface RenderTrace {
+  i: number;
+  objectId: string;
+  object: string;
+  role: Role;
+  /** The allowance b_i (or, under noRender, the budget left). */
+  allowance: number;
+  tokens: number;
+  outcome: 'whole' | 'clipped' | 'descriptor only' | 'empty: descriptor does not fit';
+  shownStartLine: number;
+  shownEndLine: number;
+  /** The line the window was grown around (null when whole or empty). */
+  anchorLine: number | null;
+  /** Query tokens found on the anchor line. */
+  anchorTokens: string[];
+  /** Lines removed after joining to keep the whole text within the budget. */
+  shrunkLines: number;
+}
+
+export interface JoinTrace {
+  separator: string;
+  separatorTokens: number;
+  /** Sum of block tokens plus separators between non-empty blocks. */
+  sumOfParts: number;
+  /** Tokens of the final joined text. */
+  joinedTokens: number;
+  /** Lines removed (and blocks emptied) because joining added tokens. */
+  shrunkLines: number;
+}
+
+export interface AllocationTrace {
+  ablations: { noQuotient: boolean; noRender: boolean };
+  queryTokens: string[];
+  slots: { core: number; companion: number };
+  viewsRetrieved: number;
+  /** Positions the views collapsed into (equals viewsRetrieved minus duplicates under noQuotient). */
+  objects: number;
+  positions: PositionTrace[];
+  /** Object ids the retriever returned that the source does not know. */
+  missing: string[];
+  companions: CompanionTrace[];
+  budget: BudgetTrace;
+  render: RenderTrace[];
+  join: JoinTrace;
+}
+
+/** The allocator's result; the CLI's `--json` prints it as is. */
+export interface Allocation {
+  query: string;
+  budget: number;
+  tokenizer: TokenizerName;
+  totalTokens: number;
+  text: string;
+  blocks: Block[];
+  trace: AllocationTrace;
+}

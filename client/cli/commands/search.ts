@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { search } from '../../../indexer/retrieve/search.ts';
+import { openStore } from '../../../indexer/store/open.ts';
+import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
+
+export function registerSearch(program: Command): void {
+  program
+    .command('search <query>')
+    .description('ranked views (signature, body, docstring, call site, import, test reference) matching a query')
+    .option('--k <n>', 'number of results', (v) => Number.parseInt(v, 10), 20)
+    .option('--json', 'print an array of {path, object, kind, view, startLine, endLine, score}')
+    .action((query: string, opts: { k: number; json?: boolean }, cmd: Command) => {
+      const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
+      if (!(opts.k > 0)) throw new UsageError('--k must be a positive number');
+      const repo = resolveRepo(global.repo);
+      const db = openStore(resolveDb(repo, global.db), { readonly: true });
+      try {
+        const hits = search(db, query, opts.k);
+        if (opts.json) {
+          process.stdout.write(JSON.stringify(hits, null, 2) + '\n');
+          return;
+        }
+        if (!hits.length) process.stderr.write(`no match for ${JSON.stringify(query)}\n`);
+        for (const h of hits) {
+          process.stdout.write(`${h.score.toFixed(3).padStart(8)}  ${h.path}:${h.startLine}-${h.endLine}  ${h.object}  [${h.view}]\n`);
+        }
+      } finally {
+        db.close();
+      }
+    });
+}

@@ -1,0 +1,39 @@
+import { Command, CommanderError } from 'commander';
+import { IndexInterrupted } from '../../indexer/index-repository.ts';
+import { StoreError } from '../../indexer/store/open.ts';
+import { registerIndex } from './commands/index.ts';
+import { registerSearch } from './commands/search.ts';
+import { UsageError } from './repo.ts';
+import { VERSION } from './version.ts';
+
+/** The `allot` command line: each subcommand registers itself from `commands/`. */
+export function buildProgram(): Command {
+  const program = new Command('allot')
+    .description('A local context engine for coding agents: a code-object index and budgeted context.')
+    .version(VERSION)
+    .option('--repo <dir>', 'repository to work on (default: the one containing the current directory)')
+    .option('--db <file>', 'index database (default: $ALLOT_DB or <repo>/.allot/index.db)')
+    .showHelpAfterError();
+  registerIndex(program);
+  registerSearch(program);
+  return program;
+}
+
+async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().exitOverride().parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) process.exit(err.exitCode);
+    if (err instanceof IndexInterrupted) {
+      process.stderr.write(`allot: ${err.message}\n`);
+      process.exit(130);
+    }
+    if (err instanceof UsageError || err instanceof StoreError) {
+      process.stderr.write(`allot: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
+await main(process.argv);

@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import type { SkipReason } from './types.ts';
+
+/** Folders never indexed: version control, dependencies, caches and build output. */
+export const DEFAULT_IGNORES = [
+  '.git/', '.hg/', '.svn/', '.allot/', 'node_modules/', 'bower_components/', '__pycache__/', '.venv/', 'venv/',
+  '.tox/', '.nox/', '.mypy_cache/', '.pytest_cache/', '.ruff_cache/', '.cache/', 'dist/', 'build/', 'out/',
+  'target/', 'coverage/', '.next/', '.nuxt/', '.turbo/', '.gradle/', '*.egg-info/', '*.pyc', '*.min.js', '*.map',
+];
+
+/** The files in a repository that allot indexes, and what it left out and why. */
+export interface Discovery {
+  /** Repo-relative paths, sorted. */
+  files: string[];
+  skipped: { path: string; reason: SkipReason; message: string }[];
+}
+
+interface Layer {
+  base: string;
+  rules: Ignore;
+}
+
+function readRules(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function ignoredBy(layers: Layer[], rel: string, isDir: boolean): boolean {
+  let ignored = false;
+  for (const { base, rules } of layers) {
+    const sub = base ? rel.slice(base.length + 1) : rel;
+    const r = rules.test(isDir ? `${sub}/` : sub);
+    if (r.ignored) ignored = true;
+    else if (r.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+/**
+ * Walks a repository honouring built-in defaults, `.gitignore` files at every
+ * level, `.git/info/exclude` and `.allotignore`; skips symlinks (counted: those
+ * leaving the repository separately) and files over `maxFileBytes`.
+ */
+export function discoverFiles(root: string, opts: { maxFileBytes: number }): Discovery {
+  const files: string[] = [];
+  const skipped: Discovery['skipped'] = [];
+  const rootReal = fs.realpathSync(root);
+  const top = ignore().add(DEFAULT_IGNORES);
+  const exclude = readRules(path.join(root, '.git', 'info', 'exclude'));
+  if (exclude) top.add(exclude);
+  const stack: { rel: string; layers: Layer[] }[] = [{ rel: '', layers: [{ base: '', rules: top }] }];
+  while (stack.length) {
+    const { rel: dir, layers: parentLayers } = stack.pop()!;
+    const abs = path.join(root, dir);
+    let layers = parentLayers;
+    const local = [readRules(path.join(abs, '.gitignore')), readRules(path.join(abs, '.allotignore'))].filter((x): x is string => x !== null);
+    if (local.length) layers = [...parentLayers, { base: dir, rules: ignore().add(local.join('\n')) }];
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(abs, { withFileTypes: true });
+    } catch (err) {
+      skipped.push({ path: dir || '.', reason: 'unreadable', message: (err as Error).message });
+      continue;
+    }
+    for (const e of entries) {
+      const rel = dir ? `${dir}/${e.name}` : e.name;
+      if (e.isSymbolicLink()) {
+        if (ignoredBy(layers, rel, false)) {
+          skipped.push({ path: rel, reason: 'ignored', message: 'ignore rules' });
+          continue;
+        }
+        const target = path.resolve(abs, fs.readlinkSync(path.join(abs, e.name)));
+        let real = target;
+        try {
+          real = fs.realpathSync(target);
+        } catch {
+          /* a broken link: judge it by where it points */
+        }
+        const inside = real === rootReal || real.startsWith(rootReal + path.sep);
+        skipped.push(
+          inside
+            ? { path: rel, reason: 'symlink', message: 'symlink inside the repository: its target is indexed under its own path' }
+            : { path: rel, reason: 'symlink-outside', message: `points outside the repository (${target})` },
+        );
+        continue;
+      }
+      const isDir = e.isDirectory();
+      if (ignoredBy(layers, rel, isDir)) {
+        skipped.push({ path: rel + (isDir ? '/' : ''), reason: 'ignored', message: 'ignore rules' });
+        continue;
+      }
+      if (isDir) {
+        stack.push({ rel, layers });
+      } else if (e.isFile()) {
+        let size: number;
+        try {
+          size = fs.statSync(path.join(abs, e.name)).size;
+        } catch (err) {
+          skipped.push({ path: rel, reason: 'vanished', message: (err as Error).message });
+          continue;
+        }
+        if (size > opts.maxFileBytes) skipped.push({ path: rel, reason: 'too-large', message: `${size} bytes > ${opts.maxFileBytes}` });
+        else files.push(rel);
+      }
+    }
+  }
+  files.sort();
+  skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, skipped };
+}

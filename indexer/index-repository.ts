@@ -1,0 +1,175 @@
+import { discoverFiles } from './discover.ts';
+import { DEFAULT_MAX_FILE_BYTES, type FileOutcome } from './extract/extract-file.ts';
+import { createParsePool } from './parse-pool.ts';
+import { openStore, type DB } from './store/open.ts';
+import { storeCounts } from './store/read.ts';
+import { resolveStore } from './store/resolution.ts';
+import { fileWriter, getState, setState } from './store/write.ts';
+import { getTokenizer, type TokenizerName } from './tokenizer.ts';
+import type { IndexSummary, SkipReason } from './types.ts';
+
+export interface IndexProgress {
+  phase: 'discover' | 'parse' | 'resolve' | 'done';
+  done: number;
+  total: number;
+  path?: string;
+}
+
+export interface IndexOptions {
+  repo: string;
+  /** An open store, or the database file to open. */
+  db: DB | string;
+  /** Parser worker threads; 0 parses in-process. */
+  workers?: number;
+  maxFileBytes?: number;
+  tokenizer?: TokenizerName;
+  onProgress?: (p: IndexProgress) => void;
+  /** Only these repo-relative paths (a watcher batch); everything else is left as indexed. */
+  paths?: string[];
+  /** Stop early when this returns true (Ctrl-C); what was written stays consistent. */
+  shouldStop?: () => boolean;
+}
+
+/** Outcomes written per transaction: small enough to lose little on a kill, large enough to be fast. */
+const BATCH = 64;
+
+/**
+ * Brings the index of a repository in line with its files: discovers them,
+ * re-parses only files whose content hash changed (on worker threads), removes
+ * rows of files that are gone, then re-resolves references. Every write is in
+ * a transaction that also marks resolution as pending, so an interrupted run
+ * leaves a consistent database and the next run finishes the job.
+ */
+export async function indexRepository(opts: IndexOptions): Promise<IndexSummary> {
+  const started = performance.now();
+  const maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const tokenizer = opts.tokenizer ?? 'cl100k_base';
+  const db = typeof opts.db === 'string' ? openStore(opts.db) : opts.db;
+  const progress = opts.onProgress ?? (() => {});
+  const skipped: Record<string, number> = {};
+  const problems: IndexSummary['problems'] = [];
+  const skip = (reason: SkipReason) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
+
+  try {
+    const phases = { discover: 0, parse: 0, write: 0, resolve: 0 };
+    let mark = performance.now();
+    progress({ phase: 'discover', done: 0, total: 0 });
+    const discovery = discoverFiles(opts.repo, { maxFileBytes });
+    const onDisk = new Set(discovery.files);
+    for (const s of discovery.skipped) {
+      skip(s.reason);
+      if (s.reason !== 'ignored' && s.reason !== 'symlink') problems.push({ path: s.path, message: `skipped (${s.reason}): ${s.message}` });
+    }
+    const known = new Map(
+      (db.prepare('SELECT path, hash FROM files').all() as { path: string; hash: string }[]).map((r) => [r.path, r.hash]),
+    );
+    const scope = opts.paths ? new Set(opts.paths) : null;
+    const inScope = (p: string) => !scope || scope.has(p);
+    const writer = fileWriter(db);
+
+    // Files gone from disk (or now skipped) leave the index.
+    const gone = [...known.keys()].filter((p) => inScope(p) && !onDisk.has(p));
+    if (gone.length) {
+      db.transaction(() => {
+        for (const p of gone) writer.remove(p);
+        setState(db, 'resolution_dirty', '1');
+      })();
+    }
+
+    const todo = discovery.files.filter(inScope);
+    phases.discover = (performance.now() - mark) / 1000;
+    mark = performance.now();
+    let parsed = 0;
+    let unchanged = 0;
+    let done = 0;
+    let batch: FileOutcome[] = [];
+    const flush = () => {
+      if (!batch.length) return;
+      const outcomes = batch;
+      batch = [];
+      const t0 = performance.now();
+      let changed = false;
+      db.transaction(() => {
+        for (const o of outcomes) {
+          if (o.status === 'extracted') {
+            writer.write(o.file);
+            changed = true;
+          } else if (o.status === 'skipped' && writer.remove(o.path)) changed = true;
+        }
+        if (changed) setState(db, 'resolution_dirty', '1');
+      })();
+      phases.write += (performance.now() - t0) / 1000;
+    };
+
+    const pool = createParsePool(opts.workers);
+    try {
+      progress({ phase: 'parse', done: 0, total: todo.length });
+      // A bounded window of files in flight keeps both workers busy without buffering the repository.
+      const window = Math.max(8, (opts.workers ?? 2) * 8);
+      let next = 0;
+      let stopped = false;
+      const runOne = async (): Promise<void> => {
+        while (next < todo.length && !stopped) {
+          if (opts.shouldStop?.()) {
+            stopped = true;
+            break;
+          }
+          const path = todo[next++];
+          const o = await pool.extract({ root: opts.repo, path, knownHash: known.get(path), maxFileBytes, tokenizer });
+          if (o.status === 'extracted') {
+            parsed++;
+            for (const w of o.file.warnings) problems.push({ path, message: w });
+          } else if (o.status === 'unchanged') unchanged++;
+          else {
+            skip(o.reason);
+            problems.push({ path, message: `skipped (${o.reason}): ${o.message}` });
+          }
+          if (o.status !== 'unchanged') batch.push(o);
+          if (batch.length >= BATCH) flush();
+          progress({ phase: 'parse', done: ++done, total: todo.length, path });
+        }
+      };
+      await Promise.all(Array.from({ length: window }, runOne));
+      flush();
+      if (stopped) throw new IndexInterrupted(done, todo.length);
+    } finally {
+      await pool.close();
+    }
+
+    phases.parse = (performance.now() - mark) / 1000;
+    mark = performance.now();
+    let resolvedReferences: number | undefined;
+    if (getState(db, 'resolution_dirty')) {
+      progress({ phase: 'resolve', done: 0, total: 1 });
+      resolvedReferences = resolveStore(db, getTokenizer(tokenizer)).resolved;
+    }
+    phases.resolve = (performance.now() - mark) / 1000;
+    const counts = storeCounts(db);
+    progress({ phase: 'done', done: todo.length, total: todo.length });
+    return {
+      files: counts.files,
+      filesByLanguage: counts.filesByLanguage,
+      parsed,
+      unchanged,
+      removed: gone.length,
+      objects: counts.objects,
+      views: counts.views,
+      references: counts.references,
+      resolvedReferences: resolvedReferences ?? counts.resolvedReferences,
+      skipped,
+      problems,
+      seconds: (performance.now() - started) / 1000,
+      phases,
+    };
+  } finally {
+    if (typeof opts.db === 'string') db.close();
+  }
+}
+
+/** Raised when `shouldStop` ended a run early; everything written so far is consistent. */
+export class IndexInterrupted extends Error {
+  constructor(readonly done: number, readonly total: number) {
+    super(`indexing interrupted after ${done} of ${total} files; run it again to finish`);
+    this.name = 'IndexInterrupted';
+  }
+}

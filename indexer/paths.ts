@@ -1,0 +1,27 @@
+import path from 'node:path';
+
+/**
+ * The one path normaliser: repo-relative, `/`-separated, no leading `./`.
+ * @example normalizePath('src\\util\\.\\io.ts') // 'src/util/io.ts'
+ */
+export function normalizePath(p: string): string {
+  return path.posix.normalize(p.replace(/\\/g, '/')).replace(/^(\.\/)+/, '').replace(/\/$/, '');
+}
+
+/** The repo-relative, normalised form of an absolute or cwd-relative path inside `root`. */
+export function relativePath(root: string, p: string): string {
+  return normalizePath(path.relative(root, path.resolve(root, p)));
+}
+
+const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing)\/|(^|\/)test_[^/]*\.py$|_test\.(py|go)$|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)conftest\.py$|Tests?\.java$/;
+const DOC_PATH = /(^|\/)(docs?|documentation)\/|\.(md|mdx|rst|txt|adoc)$/i;
+
+/** Test code: test folders, `test_*.py`, `*_test.go`, `*.spec.ts`, `FooTest.java`... */
+export function isTestPath(p: string): boolean {
+  return TEST_PATH.test(p);
+}
+
+/** Documentation: doc folders and prose files. */
+export function isDocPath(p: string): boolean {
+  return DOC_PATH.test(p);
+}

@@ -1,0 +1,157 @@
+import type { Language, ObjectKind, ReferenceKind } from '../types.ts';
+import { buildModuleIndex } from './modules.ts';
+
+export interface ResolverObject {
+  id: string;
+  path: string;
+  parentId: string | null;
+  kind: ObjectKind;
+  name: string;
+}
+
+export interface ResolverReference {
+  id: number;
+  sourceId: string;
+  path: string;
+  language: Language;
+  kind: ReferenceKind;
+  name: string;
+  qualifier: string | null;
+  module: string | null;
+  alias: string | null;
+}
+
+const TYPES = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'type']);
+const SELF = new Set(['self', 'this', 'cls', 'super', 'super()', 'Self']);
+/** Languages whose unqualified names also see the rest of the folder (package). */
+const FOLDER_SCOPED = new Set<Language>(['go', 'java']);
+
+/** What an import binds a local name to: an object, or the files of a module. */
+interface Binding {
+  objectId: string | null;
+  files: string[];
+}
+
+/**
+ * Resolves references to target objects where the index can: enclosing and
+ * same-file scopes, imported modules (with aliases), `self`/`this` members, and
+ * finally a name that is unique in the whole repository. Pure and
+ * deterministic: the same objects and references always give the same targets.
+ * @returns target object id per reference id (unresolved references absent).
+ */
+export function resolveReferences(objects: ResolverObject[], refs: ResolverReference[]): Map<number, string> {
+  const byId = new Map(objects.map((o) => [o.id, o]));
+  const members = new Map<string, Map<string, string>>();
+  const moduleOf = new Map<string, string>();
+  const byName = new Map<string, string[]>();
+  for (const o of objects) {
+    if (o.parentId === null) moduleOf.set(o.path, o.id);
+    else {
+      let m = members.get(o.parentId);
+      if (!m) members.set(o.parentId, (m = new Map()));
+      if (!m.has(o.name)) m.set(o.name, o.id);
+    }
+    if (o.kind !== 'module' && o.kind !== 'file') {
+      const list = byName.get(o.name);
+      if (list) list.push(o.id);
+      else byName.set(o.name, [o.id]);
+    }
+  }
+  const files = [...moduleOf.keys()].sort();
+  const modules = buildModuleIndex(files);
+  const folderFiles = new Map<string, string[]>();
+  for (const f of files) {
+    const dir = f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : '';
+    const list = folderFiles.get(dir);
+    if (list) list.push(f);
+    else folderFiles.set(dir, [f]);
+  }
+
+  const topLevel = (file: string, name: string): string | undefined => {
+    const mod = moduleOf.get(file);
+    return mod ? members.get(mod)?.get(name) : undefined;
+  };
+  const unique = (name: string): string | undefined => {
+    const list = byName.get(name);
+    return list?.length === 1 ? list[0] : undefined;
+  };
+  const inFiles = (fs: string[], name: string): string | undefined => {
+    for (const f of fs) {
+      const hit = topLevel(f, name);
+      if (hit) return hit;
+    }
+    return undefined;
+  };
+  const member = (objectId: string, name: string) => members.get(objectId)?.get(name);
+
+  // Imports first: they bind local names that calls then use.
+  const targets = new Map<number, string>();
+  const bindings = new Map<string, Map<string, Binding>>();
+  const bind = (file: string, local: string, b: Binding) => {
+    let m = bindings.get(file);
+    if (!m) bindings.set(file, (m = new Map()));
+    m.set(local, b);
+  };
+  for (const r of refs) {
+    if (r.kind !== 'import' || r.module === null) continue;
+    const isModuleImport = r.name === r.module;
+    const sep = r.language === 'rust' ? '::' : r.language === 'python' && r.module.endsWith('.') ? '' : '.';
+    let files: string[] = [];
+    let objectId: string | undefined;
+    if (!isModuleImport && r.name !== '*' && (r.language === 'python' || r.language === 'java' || r.language === 'rust')) {
+      // `from pkg import sub` and `import a.b.C` may name a module or a class file.
+      const sub = modules.resolve(`${r.module}${sep}${r.name}`, r.path, r.language);
+      if (sub.length) {
+        files = sub;
+        objectId = topLevel(sub[0], r.name) ?? moduleOf.get(sub[0]);
+      }
+    }
+    if (!objectId) {
+      files = modules.resolve(r.module, r.path, r.language);
+      if (isModuleImport || r.name === '*') objectId = files.length === 1 ? moduleOf.get(files[0]) : undefined;
+      else objectId = inFiles(files, r.name) ?? (files.length ? undefined : unique(r.name));
+    }
+    if (objectId) targets.set(r.id, objectId);
+    const binding: Binding = { objectId: objectId ?? null, files };
+    if (r.alias) bind(r.path, r.alias, binding);
+    else if (isModuleImport) {
+      bind(r.path, r.module, binding);
+      const last = r.module.split(/[./:]+/).filter(Boolean).at(-1);
+      if (last && (r.language === 'go' || r.language === 'javascript' || r.language === 'typescript' || r.language === 'tsx')) bind(r.path, last, binding);
+    } else if (r.name !== '*') bind(r.path, r.name, binding);
+  }
+
+  const enclosingType = (id: string): string | undefined => {
+    for (let o = byId.get(id); o; o = o.parentId ? byId.get(o.parentId) : undefined) if (TYPES.has(o.kind)) return o.id;
+    return undefined;
+  };
+
+  for (const r of refs) {
+    if (r.kind === 'import') continue;
+    let target: string | undefined;
+    const fileBindings = bindings.get(r.path);
+    if (r.qualifier === null) {
+      for (let o = byId.get(r.sourceId); o && !target; o = o.parentId ? byId.get(o.parentId) : undefined) target = member(o.id, r.name);
+      if (!target) {
+        const b = fileBindings?.get(r.name);
+        if (b?.objectId) target = b.objectId;
+      }
+      if (!target && FOLDER_SCOPED.has(r.language)) target = inFiles(folderFiles.get(r.path.slice(0, Math.max(0, r.path.lastIndexOf('/')))) ?? [], r.name);
+    } else if (SELF.has(r.qualifier)) {
+      const type = enclosingType(r.sourceId);
+      if (type) target = member(type, r.name);
+    } else {
+      const b = fileBindings?.get(r.qualifier);
+      if (b) {
+        const bound = b.objectId ? byId.get(b.objectId) : undefined;
+        target = bound && bound.kind !== 'module' ? member(bound.id, r.name) : inFiles(b.files, r.name);
+      } else {
+        const type = topLevel(r.path, r.qualifier) ?? unique(r.qualifier);
+        if (type && TYPES.has(byId.get(type)!.kind)) target = member(type, r.name);
+      }
+    }
+    target ??= unique(r.name);
+    if (target && target !== r.sourceId) targets.set(r.id, target);
+  }
+  return targets;
+}

@@ -1,0 +1,94 @@
+import type { CodeObject, Language, ObjectKind, Reference, View, ViewKind } from '../types.ts';
+import type { DB } from './open.ts';
+
+export interface StoreCounts {
+  files: number;
+  filesByLanguage: Record<string, number>;
+  objects: number;
+  views: number;
+  references: number;
+  resolvedReferences: number;
+}
+
+/** How much the index holds. */
+export function storeCounts(db: DB): StoreCounts {
+  const one = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+  const byLang = db.prepare('SELECT language, count(*) AS n FROM files GROUP BY language ORDER BY language').all() as { language: string; n: number }[];
+  return {
+    files: one('SELECT count(*) AS n FROM files'),
+    filesByLanguage: Object.fromEntries(byLang.map((r) => [r.language, r.n])),
+    objects: one('SELECT count(*) AS n FROM objects'),
+    views: one('SELECT count(*) AS n FROM views'),
+    references: one('SELECT count(*) AS n FROM refs'),
+    resolvedReferences: one('SELECT count(*) AS n FROM refs WHERE target_id IS NOT NULL'),
+  };
+}
+
+const OBJECT_COLUMNS = `o.id, f.path, f.language, o.parent_id AS parentId, o.kind, o.name, o.qualified_name AS qualifiedName,
+  o.start_line AS startLine, o.end_line AS endLine, o.start_byte AS startByte, o.end_byte AS endByte, o.signature, o.docstring`;
+
+interface ObjectRow {
+  id: string; path: string; language: Language; parentId: string | null; kind: ObjectKind; name: string; qualifiedName: string;
+  startLine: number; endLine: number; startByte: number; endByte: number; signature: string; docstring: string | null;
+}
+
+/** Objects by id (unknown ids are absent). */
+export function getObjects(db: DB, ids: string[]): Map<string, CodeObject> {
+  const stmt = db.prepare(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN files f ON f.id = o.file_id WHERE o.id = ?`);
+  const out = new Map<string, CodeObject>();
+  for (const id of new Set(ids)) {
+    const row = stmt.get(id) as ObjectRow | undefined;
+    if (row) out.set(id, row);
+  }
+  return out;
+}
+
+/** Objects of one provenance fiber (a file), in source order. */
+export function fiberObjects(db: DB, path: string): CodeObject[] {
+  return db
+    .prepare(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN files f ON f.id = o.file_id WHERE f.path = ? ORDER BY o.start_line, o.end_line DESC`)
+    .all(path) as ObjectRow[];
+}
+
+/** Objects whose name or qualified name is `name`. */
+export function findObjectsByName(db: DB, name: string): CodeObject[] {
+  return db
+    .prepare(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN files f ON f.id = o.file_id WHERE o.name = ? OR o.qualified_name = ? ORDER BY f.path, o.start_line`)
+    .all(name, name) as ObjectRow[];
+}
+
+/** The views of an object, own views first. */
+export function objectViews(db: DB, id: string): View[] {
+  return db
+    .prepare(
+      `SELECT v.id, v.object_id AS objectId, f.path, v.kind, v.start_line AS startLine, v.end_line AS endLine, v.text, v.tokens
+       FROM views v JOIN files f ON f.id = v.file_id WHERE v.object_id = ? ORDER BY v.derived, f.path, v.start_line, v.id`,
+    )
+    .all(id) as View[];
+}
+
+/** References from an object (`from`) or resolved to it (`to`). */
+export function objectReferences(db: DB, id: string, direction: 'from' | 'to'): Reference[] {
+  const where = direction === 'from' ? 'r.source_id = ?' : 'r.target_id = ?';
+  return db
+    .prepare(
+      `SELECT r.source_id AS sourceId, f.path, r.kind, r.name, r.qualifier, r.module, r.alias, r.line, r.target_id AS targetId
+       FROM refs r JOIN objects o ON o.id = r.source_id JOIN files f ON f.id = o.file_id WHERE ${where} ORDER BY f.path, r.line, r.id`,
+    )
+    .all(id) as Reference[];
+}
+
+/** The indexed text of a file, or null when the path is not indexed. */
+export function fileText(db: DB, path: string): string | null {
+  const row = db.prepare('SELECT t.text FROM file_texts t JOIN files f ON f.id = t.file_id WHERE f.path = ?').get(path) as { text: string } | undefined;
+  return row?.text ?? null;
+}
+
+/** Every indexed path with its language, sorted. */
+export function indexedFiles(db: DB): { path: string; language: Language; lineCount: number; size: number }[] {
+  return db.prepare('SELECT path, language, line_count AS lineCount, size FROM files ORDER BY path').all() as {
+    path: string; language: Language; lineCount: number; size: number;
+  }[];
+}
+
+export type { ViewKind };

@@ -1,0 +1,116 @@
+import { identifierParts } from '../identifiers.ts';
+import { isTestPath } from '../paths.ts';
+import { resolveReferences, type ResolverObject, type ResolverReference } from '../resolve/resolve.ts';
+import type { Tokenizer } from '../tokenizer.ts';
+import type { ViewKind } from '../types.ts';
+import type { DB } from './open.ts';
+import { ftsName, setState } from './write.ts';
+
+/** Derived views kept per (object, view kind): the first few uses, by path and line. */
+export const DERIVED_PER_KIND = 5;
+
+export interface ResolutionStats {
+  references: number;
+  resolved: number;
+  derivedViews: number;
+  changedTargets: number;
+}
+
+interface DerivedRow {
+  objectId: string;
+  fileId: number;
+  kind: ViewKind;
+  line: number;
+}
+
+/** The trimmed source line shown by a derived view. */
+const MAX_CONTEXT = 240;
+
+/** The lines of indexed files by file id, loaded on first use. */
+function fileLines(db: DB): (fileId: number) => string[] {
+  const stmt = db.prepare('SELECT text FROM file_texts WHERE file_id = ?');
+  const cache = new Map<number, string[]>();
+  return (fileId) => {
+    let lines = cache.get(fileId);
+    if (!lines) {
+      lines = ((stmt.get(fileId) as { text: string } | undefined)?.text ?? '').split(/\r?\n/);
+      cache.set(fileId, lines);
+    }
+    return lines;
+  };
+}
+
+/**
+ * Re-resolves every reference and brings the derived views (callsite, import,
+ * testref) in line with the resolution, writing only what changed, in one
+ * transaction that also clears the `resolution_dirty` flag.
+ */
+export function resolveStore(db: DB, tokenizer: Tokenizer): ResolutionStats {
+  const objects = db
+    .prepare('SELECT o.id, f.path, o.parent_id AS parentId, o.kind, o.name FROM objects o JOIN files f ON f.id = o.file_id')
+    .all() as ResolverObject[];
+  const refs = db
+    .prepare(
+      `SELECT r.id, r.source_id AS sourceId, f.path, f.language, r.kind, r.name, r.qualifier, r.module, r.alias,
+              r.target_id AS targetId, o.file_id AS fileId, r.line
+       FROM refs r JOIN objects o ON o.id = r.source_id JOIN files f ON f.id = o.file_id ORDER BY f.path, r.line, r.id`,
+    )
+    .all() as (ResolverReference & { targetId: string | null; fileId: number; line: number })[];
+  const targets = resolveReferences(objects, refs);
+
+  // The derived views the resolution calls for.
+  const wanted = new Map<string, DerivedRow>();
+  const perKind = new Map<string, number>();
+  for (const r of refs) {
+    const target = targets.get(r.id);
+    if (!target) continue;
+    const kind: ViewKind = r.kind === 'import' ? 'import' : isTestPath(r.path) ? 'testref' : 'callsite';
+    const key = `${target}\0${r.fileId}\0${kind}\0${r.line}`;
+    if (wanted.has(key)) continue;
+    const n = perKind.get(`${target}\0${kind}`) ?? 0;
+    if (n >= DERIVED_PER_KIND) continue;
+    perKind.set(`${target}\0${kind}`, n + 1);
+    wanted.set(key, { objectId: target, fileId: r.fileId, kind, line: r.line });
+  }
+
+  const existing = db
+    .prepare('SELECT id, object_id AS objectId, file_id AS fileId, kind, start_line AS line FROM views WHERE derived = 1')
+    .all() as { id: number; objectId: string; fileId: number; kind: ViewKind; line: number }[];
+  const names = new Map(
+    (db.prepare('SELECT id, qualified_name AS q FROM objects').all() as { id: string; q: string }[]).map((o) => [o.id, o.q]),
+  );
+
+  const setTarget = db.prepare('UPDATE refs SET target_id = ? WHERE id = ?');
+  const delView = db.prepare('DELETE FROM views WHERE id = ?');
+  const insView = db.prepare(
+    'INSERT INTO views (object_id, file_id, kind, derived, start_line, end_line, text, tokens) VALUES (?, ?, ?, 1, ?, ?, ?, ?)',
+  );
+  const insFts = db.prepare('INSERT INTO views_fts (rowid, name, text, parts) VALUES (?, ?, ?, ?)');
+  let changedTargets = 0;
+  db.transaction(() => {
+    for (const r of refs) {
+      const t = targets.get(r.id) ?? null;
+      if (t !== r.targetId) {
+        setTarget.run(t, r.id);
+        changedTargets++;
+      }
+    }
+    for (const v of existing) {
+      const key = `${v.objectId}\0${v.fileId}\0${v.kind}\0${v.line}`;
+      const w = wanted.get(key);
+      // A file's rows are rewritten (new file id) whenever its text changes, so an equal key means an equal line.
+      if (w) wanted.delete(key);
+      else delView.run(v.id);
+    }
+    const lines = fileLines(db);
+    for (const w of wanted.values()) {
+      const text = (lines(w.fileId)[w.line - 1] ?? '').trim().slice(0, MAX_CONTEXT);
+      if (!text) continue;
+      const id = insView.run(w.objectId, w.fileId, w.kind, w.line, w.line, text, tokenizer.count(text)).lastInsertRowid;
+      insFts.run(id, ftsName(names.get(w.objectId) ?? ''), text, identifierParts(text));
+    }
+    setState(db, 'resolution_dirty', null);
+  })();
+  const derivedViews = (db.prepare('SELECT count(*) AS n FROM views WHERE derived = 1').get() as { n: number }).n;
+  return { references: refs.length, resolved: targets.size, derivedViews, changedTargets };
+}

@@ -1,0 +1,11 @@
+import { openStore } from './indexer/store/open.ts';
+import { resolveStore } from './indexer/store/resolution.ts';
+import { getTokenizer } from './indexer/tokenizer.ts';
+const db = openStore('/tmp/sympy.db');
+let t = performance.now();
+const r = resolveStore(db, getTokenizer());
+console.log(r, performance.now() - t, process.memoryUsage().rss/1e6);
+const q = (s: string) => console.log(s, db.prepare(s).all());
+q("select kind, count(*) n, sum(length(context)) c from refs group by kind");
+q("select kind, derived, count(*) n, sum(length(text)) c, sum(tokens) t from views group by kind, derived");
+q("select name, sum(pgsize)/1e6 mb from dbstat group by name order by 2 desc limit 12");

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { sharedTerms, terms } from '../../allocator/terms.ts';
+
+describe('identifier-like query tokens (companion and window rules)', () => {
+  it('splits camelCase, PascalCase, acronyms and snake_case, lowercased', () => {
+    expect(terms('parseHTTPConfig read_file_now XMLParser')).toEqual(['parse', 'http', 'config', 'read', 'file', 'now', 'xml', 'parser']);
+  });
+
+  it('drops tokens shorter than 3 characters, digit-only parts and stop words', () => {
+    expect(terms('how does the id of x get to db2 in utf8 mode?')).toEqual(['get', 'utf', 'mode']);
+    expect(terms('def return const function self')).toEqual([]);
+  });
+
+  it('keeps non-ASCII identifiers', () => {
+    expect(terms('naïveCafé 日本語 über_größe')).toEqual(['naïve', 'café', '日本語', 'über', 'größe']);
+  });
+
+  it('is distinct, in order of first appearance', () => {
+    expect(terms('config parseConfig CONFIG')).toEqual(['config', 'parse']);
+  });
+
+  it('sharedTerms keeps query order', () => {
+    expect(sharedTerms(['render', 'budget'], 'const budgetLeft = renderBlock()')).toEqual(['render', 'budget']);
+    expect(sharedTerms([], 'anything')).toEqual([]);
+  });
+});

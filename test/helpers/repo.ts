@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DB } from '../../indexer/store/open.ts';
+
+export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
+export const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A fresh temporary folder, removed by the returned cleanup. */
+export function tempDir(prefix = 'allot-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Writes a tree of files (path -> content) under `root`. */
+export function writeTree(root: string, files: Record<string, string | Buffer>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const abs = path.join(root, rel);
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    fs.writeFileSync(abs, content);
+  }
+}
+
+/** Copies a fixture repository into a temporary folder and returns its path. */
+export function copyFixture(name: string): string {
+  const dir = tempDir(`allot-${name}-`);
+  fs.cpSync(path.join(FIXTURES, name), dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * Everything the index says about a tree, without row ids: two indexes of the
+ * same tree must dump equal, however they were built.
+ */
+export function dumpIndex(db: DB): Record<string, unknown[]> {
+  return {
+    files: db.prepare('SELECT path, language, hash, size, line_count, parse_errors FROM files ORDER BY path').all(),
+    texts: db.prepare('SELECT f.path, t.text FROM file_texts t JOIN files f ON f.id = t.file_id ORDER BY f.path').all(),
+    objects: db
+      .prepare(
+        `SELECT o.id, f.path, o.parent_id, o.kind, o.name, o.qualified_name, o.start_line, o.end_line, o.start_byte, o.end_byte, o.signature, o.docstring
+         FROM objects o JOIN files f ON f.id = o.file_id ORDER BY o.id`,
+      )
+      .all(),
+    views: db
+      .prepare(
+        `SELECT v.object_id, f.path, v.kind, v.derived, v.start_line, v.end_line, v.text, v.tokens
+         FROM views v JOIN files f ON f.id = v.file_id ORDER BY v.object_id, f.path, v.kind, v.start_line, v.text`,
+      )
+      .all(),
+    refs: db
+      .prepare(
+        `SELECT r.source_id, r.kind, r.name, r.qualifier, r.module, r.alias, r.line, r.target_id
+         FROM refs r ORDER BY r.source_id, r.kind, r.name, r.line, r.qualifier, r.module, r.alias`,
+      )
+      .all(),
+    fts: db.prepare('SELECT count(*) AS n FROM views_fts').all(),
+  };
+}
+
+/** Consistency checks every index must pass, whatever happened to it. */
+export function checkConsistency(db: DB): string[] {
+  const problems: string[] = [];
+  const integrity = db.pragma('integrity_check', { simple: true });
+  if (integrity !== 'ok') problems.push(`integrity_check: ${integrity}`);
+  const fk = db.pragma('foreign_key_check') as unknown[];
+  if (fk.length) problems.push(`foreign_key_check: ${fk.length} rows`);
+  const one = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+  const orphanViews = one('SELECT count(*) AS n FROM views v LEFT JOIN objects o ON o.id = v.object_id WHERE o.id IS NULL');
+  if (orphanViews) problems.push(`${orphanViews} orphan views`);
+  const views = one('SELECT count(*) AS n FROM views');
+  const fts = one('SELECT count(*) AS n FROM views_fts');
+  if (views !== fts) problems.push(`views ${views} != fts rows ${fts}`);
+  const orphanRefs = one('SELECT count(*) AS n FROM refs r LEFT JOIN objects o ON o.id = r.source_id WHERE o.id IS NULL');
+  if (orphanRefs) problems.push(`${orphanRefs} orphan references`);
+  const dangling = one('SELECT count(*) AS n FROM refs r LEFT JOIN objects o ON o.id = r.target_id WHERE r.target_id IS NOT NULL AND o.id IS NULL');
+  if (dangling) problems.push(`${dangling} references to missing targets`);
+  const noText = one('SELECT count(*) AS n FROM files f LEFT JOIN file_texts t ON t.file_id = f.id WHERE t.file_id IS NULL');
+  if (noText) problems.push(`${noText} files without text`);
+  return problems;
+}
