@@ -3,13 +3,13 @@
  * -> token authority -> rendering -> exact join. Pure: everything it reads
  * comes through the ObjectSource; the result carries a full trace.
  */
-import type { Candidate } from '../indexer/types.ts';
+import { normalizePath } from '../indexer/paths.ts';
 import { getTokenizer, type Tokenizer, type TokenizerName } from '../indexer/tokenizer.ts';
+import type { Candidate } from '../indexer/types.ts';
 import { effectiveFloor, tokenAuthority } from './budget.ts';
-import { selectSlots } from './companion.ts';
-import { normaliseFiber } from './fiber.ts';
+import { selectSlots, type Selected } from './companion.ts';
 import { joinWithinBudget, SEPARATOR } from './join.ts';
-import { parseAllocateOptions, type AllocateOptionsInput } from './options.ts';
+import { parseAllocateOptions, type AllocateOptions, type AllocateOptionsInput } from './options.ts';
 import { fragments, quotient } from './quotient.ts';
 import {
   endLineOf, renderInput, renderWithin, shrinkRendered, wholeText, type Rendered, type RenderInput,
@@ -32,8 +32,92 @@ function resolveTokenizer(tokenizer: Tokenizer | TokenizerName | undefined, opti
 // otherwise (callsite/import/testref views live elsewhere) from the object's text.
 function inputFor(position: Position, obj: ObjectText): RenderInput {
   const span = position.span;
-  if (span && normaliseFiber(span.path) === normaliseFiber(obj.path)) return renderInput(obj, span);
+  if (span && normalizePath(span.path) === normalizePath(obj.path)) return renderInput(obj, span);
   return renderInput(obj);
+}
+
+interface Allotted {
+  steps: BudgetStep[];
+  rendered: Rendered[];
+  floor: number;
+}
+
+// Token-authority + rendering rules: each object gets b_i from the formula and renders its best window within it.
+function allotByFormula(inputs: RenderInput[], d: number[], ids: string[], available: number, opts: AllocateOptions, queryTokens: string[], tok: Tokenizer): Allotted {
+  const allowances = tokenAuthority(d, available, opts.objectCap, opts.floor);
+  return {
+    steps: allowances.map((a, k) => ({ ...a, objectId: ids[k] })),
+    rendered: inputs.map((input, k) => renderWithin(input, allowances[k].result, queryTokens, tok, { wholeTokens: d[k] })),
+    floor: effectiveFloor(available, inputs.length, opts.floor),
+  };
+}
+
+// Ablation (noRender): no formula; each object whole from its first line, the object where the budget runs out is
+// cut at that line, and nothing follows it.
+function cutAtBudget(inputs: RenderInput[], d: number[], ids: string[], available: number, queryTokens: string[], tok: Tokenizer): Allotted {
+  const steps: BudgetStep[] = [];
+  const rendered: Rendered[] = [];
+  let R = available;
+  inputs.forEach((input, k) => {
+    const r = renderWithin(input, R, queryTokens, tok, { from: 'start', wholeTokens: d[k] });
+    steps.push({ i: k + 1, objectId: ids[k], d: d[k], bObj: null, R, floor: 0, m: inputs.length, result: r.tokens });
+    rendered.push(r);
+    R = r.outcome === 'whole' ? R - r.tokens : 0;
+  });
+  return { steps, rendered, floor: 0 };
+}
+
+const shownLines = (input: RenderInput, r: Rendered): [number, number] =>
+  r.window ? [input.startLine + r.window[0], input.startLine + r.window[1]] : [0, 0];
+
+function blockOf(input: RenderInput, obj: ObjectText, s: Selected, r: Rendered): Block {
+  const [shownStartLine, shownEndLine] = shownLines(input, r);
+  return {
+    path: obj.path,
+    object: obj.qualifiedName,
+    kind: obj.kind,
+    role: s.role,
+    score: s.position.score,
+    startLine: input.startLine,
+    endLine: endLineOf(input),
+    shownStartLine,
+    shownEndLine,
+    tokens: r.tokens,
+    text: r.text,
+  };
+}
+
+function renderTraceOf(k: number, input: RenderInput, obj: ObjectText, s: Selected, r: Rendered, allowance: number, shrunkLines: number): RenderTrace {
+  const [shownStartLine, shownEndLine] = shownLines(input, r);
+  const clipped = r.outcome === 'clipped';
+  return {
+    i: k + 1,
+    objectId: obj.id,
+    object: obj.qualifiedName,
+    role: s.role,
+    allowance,
+    tokens: r.tokens,
+    outcome: r.outcome,
+    shownStartLine,
+    shownEndLine,
+    anchorLine: clipped ? input.startLine + r.anchor : null,
+    anchorTokens: clipped ? r.anchorTerms : [],
+    shrunkLines,
+  };
+}
+
+function positionTraces(ranked: Position[], selected: Selected[], texts: Map<string, ObjectText>, candidates: readonly Candidate[]): PositionTrace[] {
+  const roleOf = new Map(selected.map((s) => [s.position.key, s.role]));
+  const nameOf = new Map(candidates.map((c) => [c.objectId, c.objectName]));
+  return ranked.map((p) => ({
+    rank: p.rank,
+    objectId: p.objectId,
+    name: texts.get(p.objectId)?.qualifiedName ?? nameOf.get(p.objectId) ?? p.objectId,
+    path: p.fiber,
+    score: p.score,
+    views: p.views.map((v) => ({ viewId: v.viewId, kind: v.kind, score: v.score })),
+    role: roleOf.get(p.key) ?? null,
+  }));
 }
 
 /**
@@ -56,100 +140,35 @@ export function allocate(
   const B = opts.budget;
   const queryTokens = terms(query);
 
-  // 1-2. Candidates -> positions (quotient, or fragments under the ablation).
+  // 1-2. Candidates -> positions (quotient, or fragments under the ablation); ids the store lacks drop out.
   const ranked = opts.noQuotient ? fragments(candidates) : quotient(candidates);
   const ids = [...new Set(ranked.map((p) => p.objectId))];
   const texts = ids.length > 0 ? source.objects(ids) : new Map<string, ObjectText>();
   const present = ranked.filter((p) => texts.has(p.objectId));
   const missing = ids.filter((id) => !texts.has(id));
 
-  // 3. Core and companions.
+  // 3. Core and companions: e_1..e_m.
   const selection = selectSlots(present, texts, queryTokens, opts.slots, source);
   const { selected } = selection;
   const objects = selected.map((s) => selection.texts.get(s.position.objectId)!);
   const inputs = selected.map((s, k) => inputFor(s.position, objects[k]));
+  const objectIds = objects.map((o) => o.id);
 
-  // 4. Token authority (separators between the m blocks are reserved first, so they are counted too).
+  // 4-5. Token authority and rendering; the m-1 separators are reserved first, so they are counted too.
   const m = inputs.length;
   const d = inputs.map((input) => tok.count(wholeText(input)));
   const separatorTokens = tok.count(SEPARATOR);
   const reserved = Math.max(0, m - 1) * separatorTokens;
   const available = Math.max(0, B - reserved);
-  let steps: BudgetStep[];
-  let rendered: Rendered[];
-  let floor: number;
-  if (!opts.noRender) {
-    const allowances = tokenAuthority(d, available, opts.objectCap, opts.floor);
-    floor = effectiveFloor(available, m, opts.floor);
-    steps = allowances.map((a, k) => ({ ...a, objectId: selected[k].position.objectId }));
-    // 5. Rendering within each b_i.
-    rendered = inputs.map((input, k) => renderWithin(input, allowances[k].result, queryTokens, tok, 'query'));
-  } else {
-    // Ablation (noRender): no formula, each object from its first line until the budget runs out.
-    floor = 0;
-    steps = [];
-    rendered = [];
-    let R = available;
-    inputs.forEach((input, k) => {
-      const r = renderWithin(input, R, queryTokens, tok, 'start');
-      steps.push({ i: k + 1, objectId: selected[k].position.objectId, d: d[k], bObj: null, R, floor: 0, m, result: r.tokens });
-      rendered.push(r);
-      R -= r.tokens;
-    });
-  }
+  const { steps, rendered, floor } = opts.noRender
+    ? cutAtBudget(inputs, d, objectIds, available, queryTokens, tok)
+    : allotByFormula(inputs, d, objectIds, available, opts, queryTokens, tok);
 
-  // 6. Exact join.
+  // 6. Exact join: the final text is counted and never exceeds B.
   const joined = joinWithinBudget(rendered, B, tok, (r, k) => shrinkRendered(inputs[k], r, tok));
-  const final = joined.parts;
-
-  const blocks: Block[] = [];
-  const render: RenderTrace[] = [];
-  final.forEach((r, k) => {
-    const input = inputs[k];
-    const obj = objects[k];
-    const shown = r.window ? [input.startLine + r.window[0], input.startLine + r.window[1]] : [0, 0];
-    const { role, position } = selected[k];
-    render.push({
-      i: k + 1,
-      objectId: obj.id,
-      object: obj.qualifiedName,
-      role,
-      allowance: opts.noRender ? steps[k].R : steps[k].result,
-      tokens: r.tokens,
-      outcome: r.outcome,
-      shownStartLine: shown[0],
-      shownEndLine: shown[1],
-      anchorLine: r.outcome === 'clipped' ? input.startLine + r.anchor : null,
-      anchorTokens: r.outcome === 'clipped' ? r.anchorTerms : [],
-      shrunkLines: joined.shrunk[k],
-    });
-    if (r.text === '') return;
-    blocks.push({
-      path: obj.path,
-      object: obj.qualifiedName,
-      kind: obj.kind,
-      role,
-      score: position.score,
-      startLine: input.startLine,
-      endLine: endLineOf(input),
-      shownStartLine: shown[0],
-      shownEndLine: shown[1],
-      tokens: r.tokens,
-      text: r.text,
-    });
-  });
-
-  const roleOf = new Map(selected.map((s) => [s.position.key, s.role]));
-  const nameOf = new Map(candidates.map((c) => [c.objectId, c.objectName]));
-  const positions: PositionTrace[] = ranked.map((p) => ({
-    rank: p.rank,
-    objectId: p.objectId,
-    name: texts.get(p.objectId)?.qualifiedName ?? nameOf.get(p.objectId) ?? p.objectId,
-    path: p.fiber,
-    score: p.score,
-    views: p.views.map((v) => ({ viewId: v.viewId, kind: v.kind, score: v.score })),
-    role: roleOf.get(p.key) ?? null,
-  }));
+  const blocks = joined.parts.flatMap((r, k) => (r.text === '' ? [] : [blockOf(inputs[k], objects[k], selected[k], r)]));
+  const render = joined.parts.map((r, k) =>
+    renderTraceOf(k, inputs[k], objects[k], selected[k], r, opts.noRender ? steps[k].R : steps[k].result, joined.shrunk[k]));
 
   const budget: BudgetTrace = {
     mode: opts.noRender ? 'cut' : 'formula',
@@ -177,7 +196,7 @@ export function allocate(
       slots: { ...opts.slots },
       viewsRetrieved: candidates.length,
       objects: ranked.length,
-      positions,
+      positions: positionTraces(ranked, selected, texts, candidates),
       missing,
       companions: selection.companions,
       budget,

@@ -60,7 +60,7 @@ export function packChunks(
       path: c.path, qualifiedName: '', signature: '', startLine: c.startLine,
       lines: sourceLines(c.text, c.endLine - c.startLine + 1),
     };
-    const r = renderWithin(input, R - sep, [], tok, 'start');
+    const r = renderWithin(input, R - sep, [], tok, { from: 'start' });
     if (!r.window) break; // not one line of it fits: the budget is reached
     inputs.push(input);
     parts.push(r);

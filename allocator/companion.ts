@@ -3,7 +3,7 @@
  * remaining slots go to companions, objects that live beside a core object
  * (same fiber) and name something the query names.
  */
-import { normaliseFiber } from './fiber.ts';
+import { normalizePath } from '../indexer/paths.ts';
 import type { Slots } from './options.ts';
 import { sharedTerms } from './terms.ts';
 import type { CompanionTrace, ObjectInfo, ObjectSource, ObjectText, Position, Role } from './types.ts';
@@ -35,8 +35,8 @@ const overlaps = (a: { startLine: number; endLine: number }, b: { startLine: num
 
 // Fiber-object order: all score 0, so ties break deterministically by path, then line, then id.
 function byPlace(a: ObjectInfo, b: ObjectInfo): number {
-  const pa = normaliseFiber(a.path);
-  const pb = normaliseFiber(b.path);
+  const pa = normalizePath(a.path);
+  const pb = normalizePath(b.path);
   if (pa !== pb) return pa < pb ? -1 : 1;
   return a.startLine - b.startLine || a.endLine - b.endLine || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
@@ -102,7 +102,7 @@ export function selectSlots(
     const pool: { info: ObjectInfo; shared: string[] }[] = [];
     for (const [fiber, path] of fiberPaths) {
       for (const info of source.fiberObjects(path)) {
-        if (normaliseFiber(info.path) !== fiber || retrievedIds.has(info.id)) continue;
+        if (normalizePath(info.path) !== fiber || retrievedIds.has(info.id)) continue;
         const shared = objectSharedTerms(queryTerms, info);
         if (shared.length > 0) pool.push({ info, shared });
       }
@@ -113,7 +113,7 @@ export function selectSlots(
       if (companions.length >= slots.companion) break;
       if (seen.has(info.id)) continue;
       seen.add(info.id);
-      const fiber = normaliseFiber(info.path);
+      const fiber = normalizePath(info.path);
       const clash = selected.some(
         (s) => s.position.fiber === fiber && overlaps(allTexts.get(s.position.objectId)!, info),
       );

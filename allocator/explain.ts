@@ -38,7 +38,9 @@ function renderLine(r: RenderTrace): string {
     case 'descriptor only':
       return `${head}descriptor only: no source line fits${shrunk}`;
     default:
-      return `${head}renders as nothing: even the descriptor does not fit${shrunk}`;
+      return r.allowance === 0 && r.shrunkLines === 0
+        ? `${head}renders as nothing: no budget left`
+        : `${head}renders as nothing: even the descriptor does not fit${shrunk}`;
   }
 }
 

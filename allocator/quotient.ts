@@ -3,7 +3,7 @@
  * an object competes for one position however many of its views were found.
  */
 import type { Candidate } from '../indexer/types.ts';
-import { normaliseFiber } from './fiber.ts';
+import { normalizePath } from '../indexer/paths.ts';
 import type { AbsorbedView, Position } from './types.ts';
 
 // A NaN score must not break the sort: it ranks last.
@@ -35,7 +35,7 @@ export function quotient(candidates: readonly Candidate[]): Position[] {
     byObject.set(c.objectId, {
       key: c.objectId,
       objectId: c.objectId,
-      fiber: normaliseFiber(c.fiber),
+      fiber: normalizePath(c.fiber),
       score: c.score,
       rank: byObject.size + 1,
       span: null,
@@ -54,7 +54,7 @@ export function fragments(candidates: readonly Candidate[]): Position[] {
     byView.set(c.viewId, {
       key: `view:${c.viewId}`,
       objectId: c.objectId,
-      fiber: normaliseFiber(c.fiber),
+      fiber: normalizePath(c.fiber),
       score: c.score,
       rank: byView.size + 1,
       span: { path: c.path, startLine: c.startLine, endLine: c.endLine },

@@ -153,40 +153,59 @@ export function renderWindow(
   };
 }
 
+export interface RenderWithinOptions {
+  /** `query` grows around the best-matching line; `start` takes the object from its first line down. */
+  from?: 'query' | 'start';
+  /** Tokens of the whole rendering when already known (d_i), to spare counting it again. */
+  wholeTokens?: number;
+}
+
 /**
  * Renders the largest line-complete window that fits `allowance` tokens.
- * `from: 'query'` grows around the best-matching line; `from: 'start'` takes the
- * object from its first line down (the noRender ablation and chunk packing).
  * Token counts are exact: growth first uses the sum of per-line counts (cheap,
- * close), then corrects against exact counts of the whole block.
+ * close), calibrated against a few exact counts of the whole block, and ends
+ * with exact line-by-line steps.
  */
 export function renderWithin(
   input: RenderInput,
   allowance: number,
   queryTerms: readonly string[],
   tokenizer: Tokenizer,
-  from: 'query' | 'start' = 'query',
+  { from = 'query', wholeTokens }: RenderWithinOptions = {},
 ): Rendered {
   const n = input.lines.length;
-  const whole = renderWindow(input, [0, n - 1], tokenizer);
-  if (whole.tokens <= allowance) return whole;
+  const all: [number, number] = [0, n - 1];
+  if (wholeTokens !== undefined && wholeTokens <= allowance) {
+    return { text: blockText(input, all), tokens: wholeTokens, window: all, anchor: 0, anchorTerms: [], outcome: 'whole' };
+  }
+  if (wholeTokens === undefined) {
+    const whole = renderWindow(input, all, tokenizer);
+    if (whole.tokens <= allowance) return whole;
+  }
   const { index: anchor, terms: anchorTerms } =
     from === 'query' ? anchorLine(input.lines, queryTerms) : { index: 0, terms: [] };
   const descOnly = renderWindow(input, null, tokenizer, anchor, anchorTerms);
   if (descOnly.tokens > allowance) return renderWindow(input, 'empty', tokenizer, anchor, anchorTerms);
 
   const exact = (lo: number, hi: number): number => tokenizer.count(blockText(input, [lo, hi]));
-  // Per-line estimate: each line costs what '\n' + line costs alone; joining rarely adds tokens.
-  const lineCost = input.lines.map((l) => tokenizer.count(`\n${l}`));
-  const prefix = [0];
-  for (const c of lineCost) prefix.push(prefix[prefix.length - 1] + c);
-  const estimate = (lo: number, hi: number): number =>
-    tokenizer.count(descriptor(input, [lo, hi])) + prefix[hi + 1] - prefix[lo];
+  const estimate = lineEstimate(input, tokenizer);
 
   const downOnly = from === 'start';
-  let window: [number, number] = [anchor, anchor];
-  if (estimate(anchor, anchor) <= allowance) window = grow(window, n, (lo, hi) => estimate(lo, hi) <= allowance, downOnly);
-  // Correct the estimate: drop the line farthest from the anchor until the exact count fits.
+  // Calibrate: scale the estimate by exact/estimate of the current window, so that exact counts (costly on large
+  // objects) are needed only a few times, not once per line.
+  let ratio = 1;
+  const scaledFits = (lo: number, hi: number): boolean => estimate(lo, hi) * ratio <= allowance;
+  let window = grow([anchor, anchor], n, scaledFits, downOnly);
+  for (let round = 0; round < CALIBRATION_ROUNDS; round++) {
+    const e = exact(window[0], window[1]);
+    ratio = e / Math.max(1, estimate(window[0], window[1]));
+    let next = window;
+    if (e > allowance) while (next[0] < next[1] && !scaledFits(next[0], next[1])) next = shrinkWindow(next, anchor);
+    else next = grow(window, n, scaledFits, downOnly);
+    if (next[0] === window[0] && next[1] === window[1]) break;
+    window = next;
+  }
+  // Exact from here: drop the line farthest from the anchor until the block fits, then grow while it fits.
   while (exact(window[0], window[1]) > allowance) {
     if (window[0] === window[1]) return descOnly;
     window = shrinkWindow(window, anchor);
@@ -194,6 +213,31 @@ export function renderWithin(
   window = grow(window, n, (lo, hi) => exact(lo, hi) <= allowance, downOnly);
   return renderWindow(input, window, tokenizer, anchor, anchorTerms);
 }
+
+/**
+ * Estimated tokens of a window's block: the descriptor's exact count plus, per
+ * line, what '\n' + line costs alone (joining rarely adds tokens). Line costs
+ * are computed on demand and the window sum is updated incrementally, since
+ * growth moves one line at a time.
+ */
+function lineEstimate(input: RenderInput, tokenizer: Tokenizer): (lo: number, hi: number) => number {
+  const cost: number[] = [];
+  const lineCost = (j: number): number => (cost[j] ??= tokenizer.count(`\n${input.lines[j]}`));
+  let lo = 0;
+  let hi = -1;
+  let sum = 0;
+  return (a, b) => {
+    if (a > hi || b < lo) { lo = a; hi = a - 1; sum = 0; } // disjoint: start over
+    while (lo > a) sum += lineCost(--lo);
+    while (lo < a) sum -= lineCost(lo++);
+    while (hi < b) sum += lineCost(++hi);
+    while (hi > b) sum -= lineCost(hi--);
+    return tokenizer.count(descriptor(input, [a, b])) + sum;
+  };
+}
+
+/** Estimate-correction rounds before the final line-by-line exact steps. */
+const CALIBRATION_ROUNDS = 4;
 
 /** The window minus the line farthest from the anchor (the bottom one on a tie). */
 export function shrinkWindow(window: [number, number], anchor: number): [number, number] {

@@ -2,6 +2,7 @@
  * Identifier-like tokens ("terms"): how the allocator decides that an object or
  * a source line matches the query. Not tokenizer tokens.
  */
+import { splitIdentifier } from '../indexer/identifiers.ts';
 
 /**
  * Words too common to tie an object to a query: English function words and
@@ -21,21 +22,26 @@ export const STOP_TERMS: ReadonlySet<string> = new Set([
 /** Shortest term kept: shorter ones (`id`, `fs`, `x`) match almost everything. */
 export const MIN_TERM_LENGTH = 3;
 
-const WORD = /[\p{L}\p{N}_]+/gu;
-// camelCase / PascalCase / ACRONYMCase parts; snake_case splits at `_` (not in any class).
+const WORD = /[\p{L}\p{N}_$]+/gu;
+const ASCII = /^[\x00-\x7f]*$/;
+// Non-ASCII words: camelCase / PascalCase / ACRONYMCase parts; snake_case splits at `_` (in no class).
 const PART = /\p{Lu}+(?!\p{Ll})|\p{Lu}?[\p{Ll}\p{Lm}]+|[\p{Lo}\p{Lt}]+|\p{N}+/gu;
+
+// ASCII words split exactly as the index splits them (so a term the retriever matched is a term here);
+// other words (non-ASCII identifiers, CJK) split at Unicode case boundaries.
+const parts = (word: string): string[] =>
+  ASCII.test(word) ? splitIdentifier(word) : (word.match(PART) ?? []).map((p) => p.toLowerCase());
 
 /**
  * Splits text into identifier parts: words are split at camelCase and
- * snake_case boundaries, lowercased; digits-only parts, parts shorter than
+ * snake_case boundaries (indexer/identifiers.ts for ASCII), lowercased; digits-only parts, parts shorter than
  * MIN_TERM_LENGTH and STOP_TERMS are dropped. Distinct, in order of appearance.
  * @example terms('parseHTTPConfig(read_file)') // ['parse', 'http', 'config', 'read', 'file']
  */
 export function terms(text: string): string[] {
   const seen = new Set<string>();
   for (const word of text.match(WORD) ?? []) {
-    for (const part of word.match(PART) ?? []) {
-      const t = part.toLowerCase();
+    for (const t of parts(word)) {
       if (/^\p{N}+$/u.test(t) || [...t].length < MIN_TERM_LENGTH || STOP_TERMS.has(t)) continue;
       seen.add(t);
     }

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { allocate } from '../../allocator/allocate.ts';
 import { objectSharedTerms } from '../../allocator/companion.ts';
 import { explain } from '../../allocator/explain.ts';
-import { normaliseFiber } from '../../allocator/fiber.ts';
+import { normalizePath } from '../../indexer/paths.ts';
 import type { Allocation } from '../../allocator/types.ts';
 import { getTokenizer, type Tokenizer } from '../../indexer/tokenizer.ts';
 import {
-  configError, handleRequest, logLine, memorySource, obj, parseConfig, repo, startServer, view, worldArb,
+  handleRequest, logLine, memorySource, obj, parseConfig, repo, startServer, view, worldArb,
 } from './fixtures.ts';
 
 const tok = getTokenizer('cl100k_base');
@@ -99,13 +99,14 @@ describe('edge cases', () => {
     const a = allocate('parse config', retrieved(), source, tok, { budget: 0 });
     expect(a).toMatchObject({ totalTokens: 0, text: '', blocks: [] });
     expect(a.trace.render.every((r) => r.outcome === 'empty: descriptor does not fit')).toBe(true);
-    expect(explain(a)).toContain('renders as nothing: even the descriptor does not fit');
+    expect(explain(a)).toContain('renders as nothing: no budget left');
   });
 
   it('budget smaller than one descriptor: objects render as nothing, and the trace says so', () => {
     const a = allocate('parse config', retrieved(), source, tok, { budget: 12, slots: '1+0' });
     expect(a.blocks).toEqual([]);
     expect(a.trace.render[0]).toMatchObject({ outcome: 'empty: descriptor does not fit', tokens: 0, allowance: 12 });
+    expect(explain(a)).toContain('0/12 tokens, renders as nothing: even the descriptor does not fit');
   });
 
   it('an object larger than the whole budget is clipped to it around the query lines', () => {
@@ -146,8 +147,12 @@ describe('edge cases', () => {
     expect(a.trace.budget.mode).toBe('cut');
     expect(a.totalTokens).toBeLessThanOrEqual(90);
     expect(a.blocks[0]).toMatchObject({ object: 'parseConfig', shownStartLine: 10, shownEndLine: 14 });
-    const cut = a.blocks[a.blocks.length - 1];
-    expect(cut.shownStartLine === 0 || cut.shownStartLine === cut.startLine).toBe(true);
+    // Everything up to the cut is whole; the cut object starts at its first line; nothing follows it.
+    const cutAt = a.trace.render.findIndex((r) => r.outcome !== 'whole');
+    expect(cutAt).toBeGreaterThan(0);
+    expect(a.trace.render.slice(cutAt + 1).every((r) => r.tokens === 0)).toBe(true);
+    const cut = a.trace.render[cutAt];
+    if (cut.outcome === 'clipped') expect(cut.shownStartLine).toBe(a.blocks[cutAt].startLine);
     expect(a.blocks.length).toBeLessThan(5);
   });
 });
@@ -186,7 +191,7 @@ describe('properties of the whole pipeline', () => {
   });
   const toks = ['cl100k_base', 'o200k_base'] as const;
 
-  function checkInvariants(a: Allocation, w: { query: string }, t: Tokenizer, budget: number) {
+  function checkInvariants(a: Allocation, t: Tokenizer, budget: number) {
     // Exact budget: the final joined text never exceeds B.
     expect(a.totalTokens).toBe(t.count(a.text));
     expect(a.totalTokens).toBeLessThanOrEqual(budget);
@@ -210,7 +215,7 @@ describe('properties of the whole pipeline', () => {
       fc.property(worldArb, optionsArb, fc.constantFrom(...toks), (w, options, name) => {
         const t = getTokenizer(name);
         const a = allocate(w.query, w.candidates, memorySource(w.objects), t, options);
-        checkInvariants(a, w, t, options.budget);
+        checkInvariants(a, t, options.budget);
         if (!options.noQuotient) {
           const ids = a.trace.render.map((r) => r.objectId);
           expect(new Set(ids).size).toBe(ids.length);
@@ -227,14 +232,14 @@ describe('properties of the whole pipeline', () => {
         const src = memorySource(w.objects);
         const a = allocate(w.query, w.candidates, src, tok, options);
         const coreIds = a.trace.positions.filter((p) => p.role === 'core').map((p) => p.objectId);
-        const coreFibers = new Set(coreIds.map((id) => normaliseFiber(w.objects.find((o) => o.id === id)!.path)));
+        const coreFibers = new Set(coreIds.map((id) => normalizePath(w.objects.find((o) => o.id === id)!.path)));
         expect(a.trace.companions).toHaveLength(options.slots.companion);
         for (const c of a.trace.companions) {
           if (c.reason === 'none') {
             expect(c.objectId).toBeNull();
           } else if (c.reason === 'shared-tokens') {
             const o = w.objects.find((x) => x.id === c.objectId)!;
-            expect(coreFibers.has(normaliseFiber(o.path))).toBe(true);
+            expect(coreFibers.has(normalizePath(o.path))).toBe(true);
             expect(c.sharedTokens.length).toBeGreaterThan(0);
             expect(c.sharedTokens).toEqual(objectSharedTerms(a.trace.queryTokens, o));
           } else {

@@ -115,7 +115,7 @@ describe('rendering properties', () => {
     fc.assert(
       fc.property(caseArb, ({ lines, allowance, query, from }) => {
         const input = renderInput(obj('p', 'src/p.ts', 7, lines, { signature: 'function p()' }));
-        const r = renderWithin(input, allowance, terms(query), tok, from);
+        const r = renderWithin(input, allowance, terms(query), tok, { from });
         expect(r.tokens).toBe(tok.count(r.text));
         expect(r.tokens).toBeLessThanOrEqual(allowance);
         if (!r.window) return;

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sharedTerms, terms } from '../../allocator/terms.ts';
+import { splitIdentifier } from '../../indexer/identifiers.ts';
+import { STOP_TERMS, sharedTerms, terms } from '../../allocator/terms.ts';
 
 describe('identifier-like query tokens (companion and window rules)', () => {
   it('splits camelCase, PascalCase, acronyms and snake_case, lowercased', () => {
@@ -9,6 +11,16 @@ describe('identifier-like query tokens (companion and window rules)', () => {
   it('drops tokens shorter than 3 characters, digit-only parts and stop words', () => {
     expect(terms('how does the id of x get to db2 in utf8 mode?')).toEqual(['get', 'utf', 'mode']);
     expect(terms('def return const function self')).toEqual([]);
+  });
+
+  it('ASCII identifiers split exactly as the index splits them', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z_$][A-Za-z0-9_$]{0,24}$/), (id) => {
+        const kept = splitIdentifier(id).filter((t) => t.length >= 3 && !/^[0-9]+$/.test(t) && !STOP_TERMS.has(t));
+        expect(terms(id)).toEqual([...new Set(kept)]);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('keeps non-ASCII identifiers', () => {
