@@ -14,6 +14,8 @@ export const DEFAULT_IGNORES = [
 export interface Discovery {
   /** Repo-relative paths, sorted. */
   files: string[];
+  /** Size in bytes of each file, as discovery saw it. */
+  sizes: Map<string, number>;
   skipped: { path: string; reason: SkipReason; message: string }[];
 }
 
@@ -48,6 +50,7 @@ function ignoredBy(layers: Layer[], rel: string, isDir: boolean): boolean {
  */
 export function discoverFiles(root: string, opts: { maxFileBytes: number }): Discovery {
   const files: string[] = [];
+  const sizes = new Map<string, number>();
   const skipped: Discovery['skipped'] = [];
   const rootReal = fs.realpathSync(root);
   const top = ignore().add(DEFAULT_IGNORES);
@@ -105,11 +108,14 @@ export function discoverFiles(root: string, opts: { maxFileBytes: number }): Dis
           continue;
         }
         if (size > opts.maxFileBytes) skipped.push({ path: rel, reason: 'too-large', message: `${size} bytes > ${opts.maxFileBytes}` });
-        else files.push(rel);
+        else {
+          files.push(rel);
+          sizes.set(rel, size);
+        }
       }
     }
   }
   files.sort();
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, skipped };
+  return { files, sizes, skipped };
 }

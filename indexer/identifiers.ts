@@ -24,6 +24,9 @@ export function splitIdentifier(identifier: string): string[] {
     .map((p) => p.toLowerCase());
 }
 
+/** Identifiers repeat a lot within a repository: their parts are memoised (bounded). */
+const partsCache = new Map<string, string>();
+
 /**
  * The parts of every compound identifier in a text, space-separated: the
  * `parts` column of the full-text index, which lets `parse` find
@@ -32,8 +35,14 @@ export function splitIdentifier(identifier: string): string[] {
 export function identifierParts(text: string): string {
   const out: string[] = [];
   for (const id of identifiers(text)) {
-    const parts = splitIdentifier(id);
-    if (parts.length > 1) out.push(...parts);
+    let parts = partsCache.get(id);
+    if (parts === undefined) {
+      const split = splitIdentifier(id);
+      parts = split.length > 1 ? split.join(' ') : '';
+      if (partsCache.size > 200_000) partsCache.clear();
+      partsCache.set(id, parts);
+    }
+    if (parts) out.push(parts);
   }
   return out.join(' ');
 }

@@ -1,6 +1,6 @@
 import { discoverFiles } from './discover.ts';
 import { DEFAULT_MAX_FILE_BYTES, type FileOutcome } from './extract/extract-file.ts';
-import { createParsePool } from './parse-pool.ts';
+import { createParsePool, LARGE_FILE_BYTES } from './parse-pool.ts';
 import { openStore, type DB } from './store/open.ts';
 import { storeCounts } from './store/read.ts';
 import { resolveStore } from './store/resolution.ts';
@@ -115,7 +115,8 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
             break;
           }
           const path = todo[next++];
-          const o = await pool.extract({ root: opts.repo, path, knownHash: known.get(path), maxFileBytes, tokenizer });
+          const large = (discovery.sizes.get(path) ?? 0) >= LARGE_FILE_BYTES;
+          const o = await pool.extract({ root: opts.repo, path, knownHash: known.get(path), maxFileBytes, tokenizer }, large);
           if (o.status === 'extracted') {
             parsed++;
             for (const w of o.file.warnings) problems.push({ path, message: w });

@@ -59,7 +59,7 @@ export function extractCode(
     const moduleDoc = lang.spec.docStyle === 'leading-string' ? leadingString(root) : null;
     if (moduleDoc) objects[0].docstring = moduleDoc.text;
     const views = buildViews(objects, defs, src, tokenizer, moduleDoc);
-    const references = collectReferences(matches, defs, src);
+    const references = collectReferences(matches, defs);
     return { objects, views, references, parseErrors: root.hasError ? countErrors(root) : 0 };
   } finally {
     tree.delete();
@@ -263,18 +263,48 @@ function ownText(src: SourceLines, start: number, end: number, children: [number
   return out.join('\n');
 }
 
-function collectReferences(matches: QueryMatch[], defs: Definition[], src: SourceLines): ExtractedReference[] {
-  const byNode = new Map<number, number>();
-  for (const d of defs) {
-    const i = (d as Definition & { index?: number }).index;
-    if (i !== undefined && i >= 0) byNode.set(d.node.id, i);
-  }
+/**
+ * The innermost object containing a position, found by binary search over
+ * definition spans (walking tree-sitter parents is slow in wasm).
+ */
+function positionIndex(defs: Definition[]): (at: number) => number {
+  const spans = defs
+    .map((d) => ({ start: d.node.startIndex, end: d.node.endIndex, index: (d as Definition & { index?: number }).index }))
+    .filter((x): x is { start: number; end: number; index: number } => x.index !== undefined && x.index >= 0)
+    .sort((a, b) => a.start - b.start || b.end - a.end);
+  // The enclosing span of each span, by a nesting stack.
+  const up: number[] = [];
+  const stack: number[] = [];
+  spans.forEach((s, i) => {
+    while (stack.length && spans[stack.at(-1)!].end < s.end) stack.pop();
+    up.push(stack.at(-1) ?? -1);
+    stack.push(i);
+  });
+  return (at) => {
+    let lo = 0;
+    let hi = spans.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (spans[mid].start <= at) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    // Spans nest, so the innermost container is the nearest enclosing span that still covers `at`.
+    for (let i = found; i >= 0; i = up[i]) if (spans[i].end >= at) return spans[i].index;
+    return 0;
+  };
+}
+
+function collectReferences(matches: QueryMatch[], defs: Definition[]): ExtractedReference[] {
+  const enclosing = positionIndex(defs);
   const refs: ExtractedReference[] = [];
   const seen = new Set<string>();
   for (const m of matches) {
     const main = m.captures.find((c) => c.name.startsWith('reference.') || c.name === 'import');
     if (!main) continue;
-    const source = enclosingIndex(main.node, byNode);
+    const source = enclosing(main.node.startIndex);
     if (main.name === 'import') {
       const moduleNode = captureOf(m, 'import.module');
       const nameNode = captureOf(m, 'import.name');

@@ -32,6 +32,14 @@ interface Binding {
   files: string[];
 }
 
+/** Resolves references against one set of objects; imports must all be seen before any other reference. */
+export interface Resolver {
+  /** Resolves an import and records the local name it binds in its file. */
+  resolveImport(r: ResolverReference): string | undefined;
+  /** Resolves a call or inheritance reference, using the bindings recorded so far. */
+  resolve(r: ResolverReference): string | undefined;
+}
+
 /**
  * Resolves references to target objects where the index can: enclosing and
  * same-file scopes, imported modules (with aliases), `self`/`this` members, and
@@ -40,6 +48,23 @@ interface Binding {
  * @returns target object id per reference id (unresolved references absent).
  */
 export function resolveReferences(objects: ResolverObject[], refs: ResolverReference[]): Map<number, string> {
+  const resolver = createResolver(objects);
+  const targets = new Map<number, string>();
+  for (const r of refs) {
+    if (r.kind !== 'import') continue;
+    const t = resolver.resolveImport(r);
+    if (t) targets.set(r.id, t);
+  }
+  for (const r of refs) {
+    if (r.kind === 'import') continue;
+    const t = resolver.resolve(r);
+    if (t) targets.set(r.id, t);
+  }
+  return targets;
+}
+
+/** The resolver behind `resolveReferences`, for callers that stream references. */
+export function createResolver(objects: ResolverObject[]): Resolver {
   const byId = new Map(objects.map((o) => [o.id, o]));
   const members = new Map<string, Map<string, string>>();
   const moduleOf = new Map<string, string>();
@@ -83,51 +108,48 @@ export function resolveReferences(objects: ResolverObject[], refs: ResolverRefer
     return undefined;
   };
   const member = (objectId: string, name: string) => members.get(objectId)?.get(name);
+  const enclosingType = (id: string): string | undefined => {
+    for (let o = byId.get(id); o; o = o.parentId ? byId.get(o.parentId) : undefined) if (TYPES.has(o.kind)) return o.id;
+    return undefined;
+  };
 
-  // Imports first: they bind local names that calls then use.
-  const targets = new Map<number, string>();
+  // Imports bind local names in their file that calls then use.
   const bindings = new Map<string, Map<string, Binding>>();
   const bind = (file: string, local: string, b: Binding) => {
     let m = bindings.get(file);
     if (!m) bindings.set(file, (m = new Map()));
     m.set(local, b);
   };
-  for (const r of refs) {
-    if (r.kind !== 'import' || r.module === null) continue;
+  const resolveImport = (r: ResolverReference): string | undefined => {
+    if (r.module === null) return undefined;
     const isModuleImport = r.name === r.module;
     const sep = r.language === 'rust' ? '::' : r.language === 'python' && r.module.endsWith('.') ? '' : '.';
-    let files: string[] = [];
+    let found: string[] = [];
     let objectId: string | undefined;
     if (!isModuleImport && r.name !== '*' && (r.language === 'python' || r.language === 'java' || r.language === 'rust')) {
       // `from pkg import sub` and `import a.b.C` may name a module or a class file.
       const sub = modules.resolve(`${r.module}${sep}${r.name}`, r.path, r.language);
       if (sub.length) {
-        files = sub;
+        found = sub;
         objectId = topLevel(sub[0], r.name) ?? moduleOf.get(sub[0]);
       }
     }
     if (!objectId) {
-      files = modules.resolve(r.module, r.path, r.language);
-      if (isModuleImport || r.name === '*') objectId = files.length === 1 ? moduleOf.get(files[0]) : undefined;
-      else objectId = inFiles(files, r.name) ?? (files.length ? undefined : unique(r.name));
+      found = modules.resolve(r.module, r.path, r.language);
+      if (isModuleImport || r.name === '*') objectId = found.length === 1 ? moduleOf.get(found[0]) : undefined;
+      else objectId = inFiles(found, r.name) ?? (found.length ? undefined : unique(r.name));
     }
-    if (objectId) targets.set(r.id, objectId);
-    const binding: Binding = { objectId: objectId ?? null, files };
+    const binding: Binding = { objectId: objectId ?? null, files: found };
     if (r.alias) bind(r.path, r.alias, binding);
     else if (isModuleImport) {
       bind(r.path, r.module, binding);
       const last = r.module.split(/[./:]+/).filter(Boolean).at(-1);
       if (last && (r.language === 'go' || r.language === 'javascript' || r.language === 'typescript' || r.language === 'tsx')) bind(r.path, last, binding);
     } else if (r.name !== '*') bind(r.path, r.name, binding);
-  }
-
-  const enclosingType = (id: string): string | undefined => {
-    for (let o = byId.get(id); o; o = o.parentId ? byId.get(o.parentId) : undefined) if (TYPES.has(o.kind)) return o.id;
-    return undefined;
+    return objectId;
   };
 
-  for (const r of refs) {
-    if (r.kind === 'import') continue;
+  const resolve = (r: ResolverReference): string | undefined => {
     let target: string | undefined;
     const fileBindings = bindings.get(r.path);
     if (r.qualifier === null) {
@@ -151,7 +173,7 @@ export function resolveReferences(objects: ResolverObject[], refs: ResolverRefer
       }
     }
     target ??= unique(r.name);
-    if (target && target !== r.sourceId) targets.set(r.id, target);
-  }
-  return targets;
+    return target && target !== r.sourceId ? target : undefined;
+  };
+  return { resolveImport, resolve };
 }

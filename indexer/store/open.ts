@@ -72,7 +72,7 @@ export function openStore(file: string, opts: { readonly?: boolean } = {}): DB {
     }
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    db.pragma('cache_size = -65536');
+    db.pragma('cache_size = -16384');
     if (version < latest) {
       if (opts.readonly) throw new StoreError(`${file} needs an upgrade: run \`allot index\``, 'newer');
       for (const m of migrations.filter((m) => m.version > version)) {

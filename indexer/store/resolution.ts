@@ -1,6 +1,6 @@
 import { identifierParts } from '../identifiers.ts';
 import { isTestPath } from '../paths.ts';
-import { resolveReferences, type ResolverObject, type ResolverReference } from '../resolve/resolve.ts';
+import { createResolver, type ResolverObject, type ResolverReference } from '../resolve/resolve.ts';
 import type { Tokenizer } from '../tokenizer.ts';
 import type { ViewKind } from '../types.ts';
 import type { DB } from './open.ts';
@@ -49,57 +49,56 @@ export function resolveStore(db: DB, tokenizer: Tokenizer): ResolutionStats {
   const objects = db
     .prepare('SELECT o.id, f.path, o.parent_id AS parentId, o.kind, o.name FROM objects o JOIN files f ON f.id = o.file_id')
     .all() as ResolverObject[];
-  const refs = db
-    .prepare(
-      `SELECT r.id, r.source_id AS sourceId, f.path, f.language, r.kind, r.name, r.qualifier, r.module, r.alias,
-              r.target_id AS targetId, o.file_id AS fileId, r.line
-       FROM refs r JOIN objects o ON o.id = r.source_id JOIN files f ON f.id = o.file_id ORDER BY f.path, r.line, r.id`,
-    )
-    .all() as (ResolverReference & { targetId: string | null; fileId: number; line: number })[];
-  const targets = resolveReferences(objects, refs);
+  const resolver = createResolver(objects);
+  const refsOf = (where: string) =>
+    db
+      .prepare(
+        `SELECT r.id, r.source_id AS sourceId, f.path, f.language, r.kind, r.name, r.qualifier, r.module, r.alias,
+                r.target_id AS targetId, o.file_id AS fileId, r.line
+         FROM refs r JOIN objects o ON o.id = r.source_id JOIN files f ON f.id = o.file_id
+         WHERE ${where} ORDER BY f.path, r.line, r.id`,
+      )
+      .iterate() as IterableIterator<ResolverReference & { targetId: string | null; fileId: number; line: number }>;
 
-  // The derived views the resolution calls for.
+  // References stream through (imports first: they bind the names calls use);
+  // only changed targets and the derived views to keep are held in memory.
+  const changes: [number, string | null][] = [];
   const wanted = new Map<string, DerivedRow>();
   const perKind = new Map<string, number>();
-  for (const r of refs) {
-    const target = targets.get(r.id);
-    if (!target) continue;
+  let references = 0;
+  let resolved = 0;
+  const visit = (r: ResolverReference & { targetId: string | null; fileId: number; line: number }, target: string | undefined) => {
+    references++;
+    if ((target ?? null) !== r.targetId) changes.push([r.id, target ?? null]);
+    if (!target) return;
+    resolved++;
     const kind: ViewKind = r.kind === 'import' ? 'import' : isTestPath(r.path) ? 'testref' : 'callsite';
     const key = `${target}\0${r.fileId}\0${kind}\0${r.line}`;
-    if (wanted.has(key)) continue;
+    if (wanted.has(key)) return;
     const n = perKind.get(`${target}\0${kind}`) ?? 0;
-    if (n >= DERIVED_PER_KIND) continue;
+    if (n >= DERIVED_PER_KIND) return;
     perKind.set(`${target}\0${kind}`, n + 1);
     wanted.set(key, { objectId: target, fileId: r.fileId, kind, line: r.line });
-  }
+  };
+  for (const r of refsOf("r.kind = 'import'")) visit(r, resolver.resolveImport(r));
+  for (const r of refsOf("r.kind <> 'import'")) visit(r, resolver.resolve(r));
 
   const existing = db
     .prepare('SELECT id, object_id AS objectId, file_id AS fileId, kind, start_line AS line FROM views WHERE derived = 1')
     .all() as { id: number; objectId: string; fileId: number; kind: ViewKind; line: number }[];
-  const names = new Map(
-    (db.prepare('SELECT id, qualified_name AS q FROM objects').all() as { id: string; q: string }[]).map((o) => [o.id, o.q]),
-  );
-
+  const nameOf = db.prepare('SELECT qualified_name AS q FROM objects WHERE id = ?').pluck();
   const setTarget = db.prepare('UPDATE refs SET target_id = ? WHERE id = ?');
   const delView = db.prepare('DELETE FROM views WHERE id = ?');
   const insView = db.prepare(
     'INSERT INTO views (object_id, file_id, kind, derived, start_line, end_line, text, tokens) VALUES (?, ?, ?, 1, ?, ?, ?, ?)',
   );
   const insFts = db.prepare('INSERT INTO views_fts (rowid, name, text, parts) VALUES (?, ?, ?, ?)');
-  let changedTargets = 0;
   db.transaction(() => {
-    for (const r of refs) {
-      const t = targets.get(r.id) ?? null;
-      if (t !== r.targetId) {
-        setTarget.run(t, r.id);
-        changedTargets++;
-      }
-    }
+    for (const [id, target] of changes) setTarget.run(target, id);
     for (const v of existing) {
       const key = `${v.objectId}\0${v.fileId}\0${v.kind}\0${v.line}`;
-      const w = wanted.get(key);
       // A file's rows are rewritten (new file id) whenever its text changes, so an equal key means an equal line.
-      if (w) wanted.delete(key);
+      if (wanted.has(key)) wanted.delete(key);
       else delView.run(v.id);
     }
     const lines = fileLines(db);
@@ -107,10 +106,10 @@ export function resolveStore(db: DB, tokenizer: Tokenizer): ResolutionStats {
       const text = (lines(w.fileId)[w.line - 1] ?? '').trim().slice(0, MAX_CONTEXT);
       if (!text) continue;
       const id = insView.run(w.objectId, w.fileId, w.kind, w.line, w.line, text, tokenizer.count(text)).lastInsertRowid;
-      insFts.run(id, ftsName(names.get(w.objectId) ?? ''), text, identifierParts(text));
+      insFts.run(id, ftsName((nameOf.get(w.objectId) as string | undefined) ?? ''), text, identifierParts(text));
     }
     setState(db, 'resolution_dirty', null);
   })();
   const derivedViews = (db.prepare('SELECT count(*) AS n FROM views WHERE derived = 1').get() as { n: number }).n;
-  return { references: refs.length, resolved: targets.size, derivedViews, changedTargets };
+  return { references, resolved, derivedViews, changedTargets: changes.length };
 }
