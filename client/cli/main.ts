@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { IndexInterrupted } from '../../indexer/index-repository.ts';
 import { StoreError } from '../../indexer/store/open.ts';
+import { registerContext } from './commands/context.ts';
 import { registerIndex } from './commands/index.ts';
 import { registerSearch } from './commands/search.ts';
 import { UsageError } from './repo.ts';
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
     .showHelpAfterError();
   registerIndex(program);
   registerSearch(program);
+  registerContext(program);
   return program;
 }
 

@@ -1,0 +1,70 @@
+import type { Command } from 'commander';
+import { buildContext } from '../../../allocator/context.ts';
+import { explain } from '../../../allocator/explain.ts';
+import { packChunks } from '../../../allocator/baseline.ts';
+import { parseAllocateOptions } from '../../../allocator/options.ts';
+import { bm25Retriever } from '../../../indexer/retrieve/bm25.ts';
+import { chunkCandidates } from '../../../indexer/retrieve/chunks.ts';
+import { storeObjectSource } from '../../../indexer/store/object-source.ts';
+import { openStore } from '../../../indexer/store/open.ts';
+import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
+
+interface ContextFlags {
+  budget?: string;
+  objectCap?: string;
+  floor?: string;
+  slots?: string;
+  tokenizer?: string;
+  json?: boolean;
+  explain?: boolean;
+  quotient: boolean;
+  render: boolean;
+  baseline?: string;
+}
+
+export function registerContext(program: Command): void {
+  program
+    .command('context <query>')
+    .description('budgeted context: retrieved views allocated by code object and rendered within an exact token budget')
+    .option('--budget <tokens>', 'B: the whole context budget', '4096')
+    .option('--object-cap <tokens>', 'b_obj: at most this many tokens per object', '1024')
+    .option('--floor <tokens>', 'tokens reserved for each later object', '128')
+    .option('--slots <core+companions>', 'K split into core objects and fiber companions', '4+1')
+    .option('--tokenizer <name>', 'cl100k_base or o200k_base', 'cl100k_base')
+    .option('--json', 'print {query, budget, tokenizer, totalTokens, text, blocks, trace}')
+    .option('--explain', 'print the allocation trace for a person, then the context')
+    .option('--no-quotient', 'ablation: views compete on their own (fragment-level allocation)')
+    .option('--no-render', 'ablation: cut objects at the budget instead of allocating by the formula')
+    .option('--baseline <name>', 'baseline instead of allocation: chunk-bm25 (20-line chunks packed in BM25 order)')
+    .action((query: string, flags: ContextFlags, cmd: Command) => {
+      const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
+      let options;
+      try {
+        options = parseAllocateOptions({
+          budget: flags.budget, objectCap: flags.objectCap, floor: flags.floor, slots: flags.slots,
+          tokenizer: flags.tokenizer as 'cl100k_base', noQuotient: !flags.quotient, noRender: !flags.render,
+        });
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+      if (flags.baseline !== undefined && flags.baseline !== 'chunk-bm25') throw new UsageError(`unknown baseline "${flags.baseline}" (known: chunk-bm25)`);
+      const repo = resolveRepo(global.repo);
+      const db = openStore(resolveDb(repo, global.db), { readonly: true });
+      try {
+        if (flags.baseline) {
+          const packing = packChunks(chunkCandidates(db, query), options.budget, options.tokenizer);
+          process.stdout.write(flags.json ? JSON.stringify({ query, ...packing }, null, 2) + '\n' : packing.text + '\n');
+          return;
+        }
+        const allocation = buildContext(query, bm25Retriever(db), storeObjectSource(db), options);
+        if (flags.json) process.stdout.write(JSON.stringify(allocation, null, 2) + '\n');
+        else {
+          if (flags.explain) process.stdout.write(explain(allocation) + '\n\n');
+          if (!allocation.blocks.length) process.stderr.write(`no context for ${JSON.stringify(query)}: nothing in the index matches\n`);
+          else process.stdout.write(allocation.text + '\n');
+        }
+      } finally {
+        db.close();
+      }
+    });
+}
