@@ -13,6 +13,8 @@ const CONTAINERS = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 
 export const PARSE_TIMEOUT_MS = 5_000;
 const MAX_SIGNATURE = 400;
 const MAX_VIEW_CHARS = 60_000;
+/** Definitions nested deeper than this stay part of their enclosing object: pathological nesting must not cost quadratic view text. */
+export const MAX_OBJECT_DEPTH = 16;
 
 interface Definition {
   node: Node;
@@ -54,7 +56,7 @@ export function extractCode(
   try {
     const root = tree.rootNode;
     const matches = lang.query.matches(root);
-    const defs = collectDefinitions(matches, lang, src);
+    const defs = collectDefinitions(matches, lang, src, attachmentsOf(lang, root, src.text));
     const objects = buildObjects(path, src, defs);
     const moduleDoc = lang.spec.docStyle === 'leading-string' ? leadingString(root) : null;
     if (moduleDoc) objects[0].docstring = moduleDoc.text;
@@ -70,7 +72,44 @@ function captureOf(m: QueryMatch, name: string): Node | undefined {
   return m.captures.find((c) => c.name === name)?.node;
 }
 
-function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: SourceLines): Definition[] {
+/** Wrapper and leading nodes by position: O(1) questions instead of parent/sibling walks. */
+interface Attachments {
+  /** The outermost wrapper node that ends where `node` ends and starts before it. */
+  wrapperOf(node: Node): Node | undefined;
+  /** A leading node (comment, attribute) separated from `node` only by whitespace. */
+  leadingBefore(node: Node): Node | undefined;
+}
+
+function attachmentsOf(lang: LoadedLanguage, root: Node, text: string): Attachments {
+  const wrappers = new Map<number, Node>();
+  const leading = new Map<number, Node>();
+  for (const c of lang.attachments?.captures(root) ?? []) {
+    if (c.name === 'wrapper') {
+      const prev = wrappers.get(c.node.endIndex);
+      if (!prev || c.node.startIndex < prev.startIndex) wrappers.set(c.node.endIndex, c.node);
+    } else leading.set(c.node.endIndex, c.node);
+  }
+  return {
+    wrapperOf(node) {
+      const w = wrappers.get(node.endIndex);
+      return w && w.startIndex < node.startIndex ? w : undefined;
+    },
+    leadingBefore(node) {
+      // Walk back over whitespace holding at most one line break (a node may end with its own newline).
+      let breaks = 0;
+      for (let i = node.startIndex; i > 0; i--) {
+        const hit = leading.get(i);
+        if (hit) return hit;
+        const ch = text[i - 1];
+        if (ch === '\n' && ++breaks > 1) return undefined;
+        if (ch !== '\n' && ch !== ' ' && ch !== '\t' && ch !== '\r') return undefined;
+      }
+      return undefined;
+    },
+  };
+}
+
+function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: SourceLines, attach: Attachments): Definition[] {
   const seen = new Set<number>();
   const defs: Definition[] = [];
   for (const m of matches) {
@@ -81,8 +120,8 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
     if (main.name !== 'scope' && !DEFINITION_KINDS.has(kind)) continue;
     if (seen.has(main.node.id)) continue;
     seen.add(main.node.id);
-    let start = main.node;
-    while (start.parent && lang.spec.wrappers.includes(start.parent.type)) start = start.parent;
+    // Wrappers (decorators, `export`) that end with the definition, then leading comments and attributes that touch it.
+    let start = attach.wrapperOf(main.node) ?? main.node;
     let docstring: string | null = null;
     let docStartLine = 0;
     let docEndLine = 0;
@@ -90,21 +129,16 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
       const doc = leadingString(main.node.childForFieldName('body'));
       if (doc) ({ text: docstring, startLine: docStartLine, endLine: docEndLine } = doc);
     } else {
-      // Leading comments and attributes that touch the definition belong to it.
       const comments: Node[] = [];
-      let prev = start.previousNamedSibling;
-      let top = start;
-      while (prev && lang.spec.leading.includes(prev.type) && prev.endPosition.row >= top.startPosition.row - 1) {
+      for (let prev = attach.leadingBefore(start); prev; prev = attach.leadingBefore(prev)) {
         if (prev.type.includes('comment')) comments.unshift(prev);
-        top = prev;
-        prev = prev.previousNamedSibling;
+        start = prev;
       }
       if (comments.length > 0) {
         docstring = comments.map((c) => c.text).join('\n');
         docStartLine = comments[0].startPosition.row + 1;
         docEndLine = comments.at(-1)!.endPosition.row + 1;
       }
-      start = top;
     }
     defs.push({
       node: main.node,
@@ -157,15 +191,6 @@ function clip(s: string, n: number): string {
   return s.length <= n ? s : s.slice(0, n);
 }
 
-/** Ancestors of a node that are definitions, innermost first, mapped to object indexes. */
-function enclosingIndex(node: Node, byNode: Map<number, number>): number {
-  for (let n: Node | null = node.parent; n; n = n.parent) {
-    const i = byNode.get(n.id);
-    if (i !== undefined) return i;
-  }
-  return 0;
-}
-
 function buildObjects(path: string, src: SourceLines, defs: Definition[]): ExtractedObject[] {
   const objects: ExtractedObject[] = [moduleObject(path, src, 'module')];
   // Index in `objects` (or -1-scopeIndex for naming scopes) of each definition node.
@@ -173,10 +198,21 @@ function buildObjects(path: string, src: SourceLines, defs: Definition[]): Extra
   const scopeNames: string[] = [];
   const scopeParent: number[] = [];
   const scopeQualified: string[] = [];
+  const depth: number[] = [0];
+  const own = new Set<number>();
+  // defs are sorted outer-first, so a stack of open definitions gives each one its enclosing definition.
+  const open: Definition[] = [];
   for (const d of defs) {
-    const parentRef = enclosingIndex(d.node, byNode);
+    while (open.length && open.at(-1)!.node.endIndex < d.node.endIndex) open.pop();
+    const enclosing = open.at(-1);
+    open.push(d);
+    const parentRef = enclosing ? byNode.get(enclosing.node.id)! : 0;
     // A naming scope (e.g. Rust `impl T`) is not an object: its members hang off the scope's own parent.
     const parent = parentRef < 0 ? scopeParent[-1 - parentRef] : parentRef;
+    if (depth[parent] >= MAX_OBJECT_DEPTH) {
+      byNode.set(d.node.id, parent);
+      continue;
+    }
     const prefix = d.receiver ?? (parentRef < 0 ? scopeQualified[-1 - parentRef] : parentRef === 0 ? '' : objects[parentRef].qualifiedName);
     const qualifiedName = prefix ? `${prefix}.${d.name}` : d.name;
     if (d.scopeOnly) {
@@ -190,6 +226,8 @@ function buildObjects(path: string, src: SourceLines, defs: Definition[]): Extra
     const kind: ObjectKind = d.kind === 'function' && (container || d.receiver) ? 'method' : d.kind;
     const sig = signatureOf(d.node, src);
     byNode.set(d.node.id, objects.length);
+    own.add(d.node.id);
+    depth.push(depth[parent] + 1);
     objects.push({
       parent,
       kind,
@@ -203,7 +241,11 @@ function buildObjects(path: string, src: SourceLines, defs: Definition[]): Extra
       docstring: d.docstring,
     });
   }
-  defs.forEach((d) => ((d as Definition & { index?: number }).index = byNode.get(d.node.id)));
+  // Too-deep definitions point at their enclosing object for references, but own no views.
+  defs.forEach((d) => {
+    (d as Definition & { index?: number }).index = byNode.get(d.node.id);
+    (d as Definition & { owned?: boolean }).owned = own.has(d.node.id);
+  });
   return objects;
 }
 
@@ -233,7 +275,7 @@ function buildViews(
   const docOf = new Map<number, Definition>();
   for (const d of defs) {
     const i = (d as Definition & { index?: number }).index;
-    if (i !== undefined && i >= 0) docOf.set(i, d);
+    if (i !== undefined && i >= 0 && (d as Definition & { owned?: boolean }).owned) docOf.set(i, d);
   }
   objects.forEach((o, i) => {
     if (o.kind !== 'module') {
@@ -241,7 +283,7 @@ function buildViews(
       const sigStart = d.node.startPosition.row + 1;
       add(i, 'signature', sigStart, signatureOf(d.node, src).endLine, o.signature);
     }
-    const body = CONTAINERS.has(o.kind) ? ownText(src, o.startLine, o.endLine, childLines[i]) : src.slice(o.startLine, o.endLine);
+    const body = ownText(src, o.startLine, o.endLine, CONTAINERS.has(o.kind) ? childLines[i] : []);
     add(i, 'body', o.startLine, o.endLine, body);
     const d = docOf.get(i);
     if (o.docstring && d) add(i, 'docstring', d.docStartLine, d.docEndLine, o.docstring);
@@ -250,16 +292,22 @@ function buildViews(
   return views;
 }
 
-/** The lines of [start, end] not covered by any child span. */
+/** The lines of [start, end] not covered by any child span, stopping once the view's size cap is reached. */
 function ownText(src: SourceLines, start: number, end: number, children: [number, number][]): string {
   const out: string[] = [];
+  let size = 0;
+  const take = (line: number) => {
+    out.push(src.lines[line - 1]);
+    size += src.lines[line - 1].length + 1;
+    return size < MAX_VIEW_CHARS;
+  };
   const sorted = [...children].sort((a, b) => a[0] - b[0]);
   let line = start;
   for (const [s, e] of sorted) {
-    for (; line < s && line <= end; line++) out.push(src.lines[line - 1]);
+    for (; line < s && line <= end; line++) if (!take(line)) return out.join('\n');
     line = Math.max(line, e + 1);
   }
-  for (; line <= end; line++) out.push(src.lines[line - 1]);
+  for (; line <= end; line++) if (!take(line)) break;
   return out.join('\n');
 }
 

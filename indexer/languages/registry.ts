@@ -48,6 +48,8 @@ export interface LoadedLanguage {
   spec: LanguageSpec;
   parser: Parser;
   query: Query;
+  /** Captures `@wrapper` and `@leading` nodes (see LanguageSpec): found by query, since walking parents and siblings costs O(depth) each in tree-sitter. */
+  attachments: Query | null;
 }
 
 let init: Promise<void> | undefined;
@@ -65,7 +67,11 @@ export function loadLanguage(language: CodeLanguage): Promise<LoadedLanguage> {
       const parser = new Parser();
       parser.setLanguage(grammar);
       const source = fs.readFileSync(path.join(QUERY_DIR, `${language}.scm`), 'utf8');
-      return { spec, parser, query: new Query(grammar, source) };
+      const patterns = [
+        spec.wrappers.length ? `[${spec.wrappers.map((t) => `(${t})`).join(' ')}] @wrapper` : '',
+        spec.leading.length ? `[${spec.leading.map((t) => `(${t})`).join(' ')}] @leading` : '',
+      ].join('\n');
+      return { spec, parser, query: new Query(grammar, source), attachments: patterns.trim() ? new Query(grammar, patterns) : null };
     })();
     loaded.set(language, p);
   }

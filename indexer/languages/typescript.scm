@@ -63,12 +63,13 @@
 (export_statement
   declaration: (lexical_declaration . (variable_declarator name: (identifier) @name !value) .) @definition.constant)
 
-; several declarators: `const a = 1, b = 2;`
+; several declarators: `let a = 1, b;`
 (program
-  [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.constant (variable_declarator))
-   (lexical_declaration (variable_declarator) (variable_declarator name: (identifier) @name) @definition.constant)
-   (variable_declaration (variable_declarator name: (identifier) @name) @definition.constant (variable_declarator))
-   (variable_declaration (variable_declarator) (variable_declarator name: (identifier) @name) @definition.constant)])
+  [(lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @_value) @definition.constant (variable_declarator))
+   (lexical_declaration (variable_declarator) (variable_declarator name: (identifier) @name value: (_)? @_value) @definition.constant)
+   (variable_declaration (variable_declarator name: (identifier) @name value: (_)? @_value) @definition.constant (variable_declarator))
+   (variable_declaration (variable_declarator) (variable_declarator name: (identifier) @name value: (_)? @_value) @definition.constant)]
+  (#not-match? @_value "^require\\s*\\("))
 (export_statement
   declaration: [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.constant (variable_declarator))
                 (lexical_declaration (variable_declarator) (variable_declarator name: (identifier) @name) @definition.constant)])
