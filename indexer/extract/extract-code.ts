@@ -23,6 +23,8 @@ interface Definition {
   kind: ObjectKind;
   name: string;
   scopeOnly: boolean;
+  /** A scope that is a namespace (`mod`, `namespace`): its functions stay functions. */
+  namespace: boolean;
   /** Go-style receiver type: qualifies the name and makes the function a method. */
   receiver: string | null;
   docstring: string | null;
@@ -110,16 +112,25 @@ function attachmentsOf(lang: LoadedLanguage, root: Node, text: string): Attachme
 }
 
 function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: SourceLines, attach: Attachments): Definition[] {
-  const seen = new Set<number>();
+  // Node id -> index in defs: one definition per node, a function beating a constant whatever the match order.
+  const seen = new Map<number, number>();
   const defs: Definition[] = [];
   for (const m of matches) {
-    const main = m.captures.find((c) => c.name.startsWith('definition.') || c.name === 'scope');
+    const main = m.captures.find((c) => c.name.startsWith('definition.') || c.name === 'scope' || c.name === 'scope.module');
     const nameNode = captureOf(m, 'name');
     if (!main || !nameNode) continue;
-    const kind = main.name === 'scope' ? 'module' : (main.name.slice('definition.'.length) as ObjectKind);
-    if (main.name !== 'scope' && !DEFINITION_KINDS.has(kind)) continue;
-    if (seen.has(main.node.id)) continue;
-    seen.add(main.node.id);
+    const isScope = main.name === 'scope' || main.name === 'scope.module';
+    const kind = isScope ? 'module' : (main.name.slice('definition.'.length) as ObjectKind);
+    if (!isScope && !DEFINITION_KINDS.has(kind)) continue;
+    const prior = seen.get(main.node.id);
+    if (prior !== undefined) {
+      if (defs[prior].kind === 'constant' && !isScope && kind !== 'constant') {
+        defs[prior].kind = kind;
+        defs[prior].name = nameNode.text;
+      }
+      continue;
+    }
+    seen.set(main.node.id, defs.length);
     // Wrappers (decorators, `export`) that end with the definition, then leading comments and attributes that touch it.
     let start = attach.wrapperOf(main.node) ?? main.node;
     let docstring: string | null = null;
@@ -135,9 +146,11 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
         start = prev;
       }
       if (comments.length > 0) {
-        docstring = comments.map((c) => c.text).join('\n');
+        // Some grammars (Rust `///`) end a line comment with its newline: it belongs to neither text nor span.
+        docstring = comments.map((c) => c.text.replace(/\r?\n$/, '')).join('\n');
         docStartLine = comments[0].startPosition.row + 1;
-        docEndLine = comments.at(-1)!.endPosition.row + 1;
+        const last = comments.at(-1)!;
+        docEndLine = last.endPosition.row + (last.endPosition.column === 0 && last.endPosition.row > last.startPosition.row ? 0 : 1);
       }
     }
     defs.push({
@@ -145,7 +158,8 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
       start,
       kind,
       name: nameNode.text,
-      scopeOnly: main.name === 'scope',
+      scopeOnly: isScope,
+      namespace: main.name === 'scope.module',
       receiver: receiverName(captureOf(m, 'receiver')),
       docstring,
       docStartLine,
@@ -198,6 +212,7 @@ function buildObjects(path: string, src: SourceLines, defs: Definition[]): Extra
   const scopeNames: string[] = [];
   const scopeParent: number[] = [];
   const scopeQualified: string[] = [];
+  const scopeNamespace: boolean[] = [];
   const depth: number[] = [0];
   const own = new Set<number>();
   // defs are sorted outer-first, so a stack of open definitions gives each one its enclosing definition.
@@ -219,10 +234,11 @@ function buildObjects(path: string, src: SourceLines, defs: Definition[]): Extra
       scopeNames.push(d.name);
       scopeParent.push(parent);
       scopeQualified.push(qualifiedName);
+      scopeNamespace.push(d.namespace);
       byNode.set(d.node.id, -scopeNames.length);
       continue;
     }
-    const container = parentRef < 0 || (parent > 0 && CONTAINERS.has(objects[parent].kind));
+    const container = (parentRef < 0 && !scopeNamespace[-1 - parentRef]) || (parent > 0 && CONTAINERS.has(objects[parent].kind));
     const kind: ObjectKind = d.kind === 'function' && (container || d.receiver) ? 'method' : d.kind;
     const sig = signatureOf(d.node, src);
     byNode.set(d.node.id, objects.length);

@@ -22,9 +22,9 @@ export interface LanguageSpec {
 
 export const LANGUAGE_SPECS: Record<CodeLanguage, LanguageSpec> = {
   python: { language: 'python', extensions: ['.py', '.pyi'], wasm: 'tree-sitter-python.wasm', docStyle: 'leading-string', wrappers: ['decorated_definition'], leading: [] },
-  typescript: { language: 'typescript', extensions: ['.ts', '.mts', '.cts'], wasm: 'tree-sitter-typescript.wasm', docStyle: 'preceding-comment', wrappers: ['export_statement'], leading: ['comment'] },
-  tsx: { language: 'tsx', extensions: ['.tsx'], wasm: 'tree-sitter-tsx.wasm', docStyle: 'preceding-comment', wrappers: ['export_statement'], leading: ['comment'] },
-  javascript: { language: 'javascript', extensions: ['.js', '.mjs', '.cjs', '.jsx'], wasm: 'tree-sitter-javascript.wasm', docStyle: 'preceding-comment', wrappers: ['export_statement'], leading: ['comment'] },
+  typescript: { language: 'typescript', extensions: ['.ts', '.mts', '.cts'], wasm: 'tree-sitter-typescript.wasm', docStyle: 'preceding-comment', wrappers: ['export_statement'], leading: ['comment', 'decorator'] },
+  tsx: { language: 'tsx', extensions: ['.tsx'], wasm: 'tree-sitter-tsx.wasm', docStyle: 'preceding-comment', wrappers: ['export_statement'], leading: ['comment', 'decorator'] },
+  javascript: { language: 'javascript', extensions: ['.js', '.mjs', '.cjs', '.jsx'], wasm: 'tree-sitter-javascript.wasm', docStyle: 'preceding-comment', wrappers: ['export_statement'], leading: ['comment', 'decorator'] },
   java: { language: 'java', extensions: ['.java'], wasm: 'tree-sitter-java.wasm', docStyle: 'preceding-comment', wrappers: [], leading: ['block_comment', 'line_comment'] },
   go: { language: 'go', extensions: ['.go'], wasm: 'tree-sitter-go.wasm', docStyle: 'preceding-comment', wrappers: [], leading: ['comment'] },
   rust: { language: 'rust', extensions: ['.rs'], wasm: 'tree-sitter-rust.wasm', docStyle: 'preceding-comment', wrappers: [], leading: ['line_comment', 'block_comment', 'attribute_item'] },

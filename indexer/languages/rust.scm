@@ -40,7 +40,7 @@
          (reference_type type: (type_identifier) @name)
          (reference_type type: (generic_type type: (type_identifier) @name))]) @scope
 ; inline modules (`mod m;` declares a file and has no body)
-(mod_item name: (identifier) @name body: (declaration_list)) @scope
+(mod_item name: (identifier) @name body: (declaration_list)) @scope.module
 
 ; ---------------------------------------------------------------- references
 

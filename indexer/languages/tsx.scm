@@ -33,8 +33,8 @@
 (interface_body (method_signature name: (_) @name) @definition.function)
 
 ; `namespace A.B { ... }` / `module A { ... }`: members are named `A.B.member`
-(internal_module name: [(identifier) (nested_identifier)] @name) @scope
-(module name: [(identifier) (nested_identifier)] @name) @scope
+(internal_module name: [(identifier) (nested_identifier)] @name) @scope.module
+(module name: [(identifier) (nested_identifier)] @name) @scope.module
 
 ; Top-level `const`/`let`/`var`, exported or not. A declaration with a single
 ; declarator spans the whole statement, so `export` and its doc comment belong

@@ -63,7 +63,7 @@ export function buildModuleIndex(files: string[]): ModuleIndex {
   };
 
   const relative = (base: string, rest: string[]): string[] => {
-    const key = path.posix.normalize([base, ...rest].filter(Boolean).join('/'));
+    const key = moduleKey(path.posix.normalize([base, ...rest].filter(Boolean).join('/')));
     return byKey.get(key) ?? [];
   };
 

@@ -137,7 +137,8 @@ export function createResolver(objects: ResolverObject[]): Resolver {
     if (!objectId) {
       found = modules.resolve(r.module, r.path, r.language);
       if (isModuleImport || r.name === '*') objectId = found.length === 1 ? moduleOf.get(found[0]) : undefined;
-      else objectId = inFiles(found, r.name) ?? (found.length ? undefined : unique(r.name));
+      // A module outside the repository (`vitest`, `std::fmt`) binds an external name: no guessing by unique name.
+      else objectId = inFiles(found, r.name);
     }
     const binding: Binding = { objectId: objectId ?? null, files: found };
     if (r.alias) bind(r.path, r.alias, binding);
@@ -156,7 +157,10 @@ export function createResolver(objects: ResolverObject[]): Resolver {
       for (let o = byId.get(r.sourceId); o && !target; o = o.parentId ? byId.get(o.parentId) : undefined) target = member(o.id, r.name);
       if (!target) {
         const b = fileBindings?.get(r.name);
-        if (b?.objectId) target = b.objectId;
+        if (b) {
+          if (!b.objectId) return undefined; // bound by an import the index cannot follow: external
+          target = b.objectId;
+        }
       }
       if (!target && FOLDER_SCOPED.has(r.language)) target = inFiles(folderFiles.get(r.path.slice(0, Math.max(0, r.path.lastIndexOf('/')))) ?? [], r.name);
     } else if (SELF.has(r.qualifier)) {
@@ -164,6 +168,7 @@ export function createResolver(objects: ResolverObject[]): Resolver {
       if (type) target = member(type, r.name);
     } else {
       const b = fileBindings?.get(r.qualifier);
+      if (b && !b.objectId && !b.files.length) return undefined; // a member of an external module
       if (b) {
         const bound = b.objectId ? byId.get(b.objectId) : undefined;
         target = bound && bound.kind !== 'module' ? member(bound.id, r.name) : inFiles(b.files, r.name);

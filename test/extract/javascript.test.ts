@@ -1,0 +1,203 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_FILE_BYTES, extractFile } from '../../indexer/extract/extract-file.ts';
+import { getTokenizer } from '../../indexer/tokenizer.ts';
+import type { ExtractedReference, FileExtraction } from '../../indexer/types.ts';
+import { tempDir } from '../helpers/repo.ts';
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/javascript/', import.meta.url));
+const scratch = tempDir('allot-extract-js-');
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+async function extract(rel: string, root = FIXTURE): Promise<FileExtraction> {
+  const out = await extractFile(root, rel, getTokenizer(), { maxFileBytes: DEFAULT_MAX_FILE_BYTES });
+  if (out.status !== 'extracted') throw new Error(`${rel}: ${out.status}`);
+  return out.file;
+}
+
+async function extractText(name: string, text: string): Promise<FileExtraction> {
+  fs.writeFileSync(path.join(scratch, name), text);
+  return extract(name, scratch);
+}
+
+const objects = (f: FileExtraction) => f.objects.map((o) => `${o.kind} ${o.qualifiedName} ${o.startLine}-${o.endLine}`);
+
+const object = (f: FileExtraction, qualifiedName: string) => {
+  const hits = f.objects.filter((o) => o.qualifiedName === qualifiedName);
+  expect(hits, qualifiedName).toHaveLength(1);
+  return hits[0];
+};
+
+const parentOf = (f: FileExtraction, qualifiedName: string) => {
+  const parent = object(f, qualifiedName).parent;
+  return parent === null ? null : f.objects[parent].qualifiedName;
+};
+
+const views = (f: FileExtraction, qualifiedName: string) => {
+  const i = f.objects.indexOf(object(f, qualifiedName));
+  return f.views.filter((v) => v.object === i).map((v) => `${v.kind} ${v.startLine}-${v.endLine}`);
+};
+
+/** `line kind name [on qualifier] [from module [as alias]] <- source`: every field of a reference. */
+const refs = (f: FileExtraction) =>
+  f.references.map((r: ExtractedReference) => {
+    if (r.kind === 'import') expect(r.qualifier).toBeNull();
+    else expect([r.module, r.alias]).toEqual([null, null]);
+    const on = r.qualifier === null ? '' : ` on ${r.qualifier}`;
+    const from = r.kind === 'import' ? ` from ${r.module}${r.alias === null ? '' : ` as ${r.alias}`}` : '';
+    return `${r.line} ${r.kind} ${r.name}${on}${from} <- ${f.objects[r.source].qualifiedName}`;
+  });
+
+describe('javascript extraction of the fixture', () => {
+  it('extracts CommonJS modules: constants, functions, arrow functions', async () => {
+    const f = await extract('lib/format.js');
+    expect(f.language).toBe('javascript');
+    expect(f.parseErrors).toBe(0);
+    expect(objects(f)).toEqual([
+      'module lib.format 1-16',
+      'constant CURRENCY 3-3',
+      'constant LOCALE 4-4',
+      'constant DIGITS 4-4',
+      'function formatPrice 6-12',
+      'function round 14-14',
+    ]);
+    expect(object(f, 'formatPrice').docstring).toBe('/**\n * Formats an amount of money for display.\n * @param {number} amount\n */');
+    expect(views(f, 'formatPrice')).toEqual(['signature 10-10', 'body 6-12', 'docstring 6-9']);
+    expect(object(f, 'round').signature).toBe('const round = (amount) => Math.round(amount * 10 ** DIGITS) / 10 ** DIGITS;');
+    expect(refs(f)).toEqual([
+      '11 call NumberFormat on Intl <- formatPrice',
+      "11 call format on new Intl.NumberFormat(LOCALE, { style: 'currency', currency: CURRENCY }) <- formatPrice",
+      '11 call round <- formatPrice',
+      '14 call round on Math <- round',
+    ]);
+  });
+
+  it('extracts a class with private fields, a getter and an `exports.name = function` export', async () => {
+    const f = await extract('lib/cart.js');
+    expect(objects(f)).toEqual([
+      'module lib.cart 1-33',
+      'class Cart 5-25',
+      'method Cart.add 9-14',
+      'method Cart.total 16-20',
+      'method Cart.describe 22-24',
+      'function createCart 27-31',
+    ]);
+    expect(parentOf(f, 'Cart.total')).toBe('Cart');
+    expect(object(f, 'Cart.total').signature).toBe('get total()');
+    expect(object(f, 'createCart').signature).toBe('exports.createCart = function createCart(items = []) {');
+    expect(views(f, 'Cart')).toEqual(['signature 6-6', 'body 5-25', 'docstring 5-5']);
+    // `require` forms: a binding, a destructuring with a rename, a side effect.
+    expect(refs(f)).toEqual([
+      '1 import events from events as EventEmitter <- lib.cart',
+      '2 import formatPrice from ./format <- lib.cart',
+      '2 import round from ./format as roundPrice <- lib.cart',
+      '3 import dotenv/config from dotenv/config <- lib.cart',
+      '6 inherit EventEmitter <- Cart',
+      '7 call Map <- Cart',
+      '10 call get on this.#lines <- Cart.add',
+      '12 call set on this.#lines <- Cart.add',
+      '13 call emit on this <- Cart.add',
+      '18 call values on this.#lines <- Cart.total',
+      '19 call roundPrice <- Cart.total',
+      '23 call formatPrice <- Cart.describe',
+      '28 call Cart <- createCart',
+      '29 call forEach on items <- createCart',
+      '29 call add on cart <- createCart',
+    ]);
+  });
+
+  it('extracts JSX components and ES imports in a .jsx file', async () => {
+    const f = await extract('src/CartSummary.jsx');
+    expect(f.language).toBe('javascript');
+    expect(objects(f)).toEqual(['module src.CartSummary 1-25', 'function CartSummary 5-14', 'function Summary 16-20', 'function DemoCart 22-25']);
+    expect(refs(f)).toEqual([
+      '1 import useEffect from react <- src.CartSummary',
+      '1 import useState from react <- src.CartSummary',
+      '1 import react from react as React <- src.CartSummary',
+      '2 import ../lib/cart from ../lib/cart as cartLib <- src.CartSummary',
+      '3 import formatPrice from ../lib/format as price <- src.CartSummary',
+      '7 call useState <- CartSummary',
+      '7 call describe on cart <- CartSummary',
+      '8 call useEffect <- CartSummary',
+      '9 call setText <- CartSummary',
+      '10 call on on cart <- CartSummary',
+      '11 call off on cart <- CartSummary',
+      '13 call Summary <- CartSummary',
+      '13 call price <- CartSummary',
+      '23 call createCart on cartLib <- DemoCart',
+      '24 call CartSummary <- DemoCart',
+    ]);
+  });
+
+  it('extracts a node:test file', async () => {
+    const f = await extract('test/cart.test.js');
+    expect(objects(f)).toEqual(['module test.cart.test 1-9']);
+    expect(refs(f)).toEqual([
+      '1 import node:test from node:test as test <- test.cart.test',
+      '2 import node:assert/strict from node:assert/strict as assert <- test.cart.test',
+      '3 import createCart from ../lib/cart <- test.cart.test',
+      '5 call test <- test.cart.test',
+      '6 call createCart <- test.cart.test',
+      '7 call add on cart <- test.cart.test',
+      '8 call equal on assert <- test.cart.test',
+    ]);
+  });
+});
+
+describe('javascript query details', () => {
+  it('reads CommonJS exports, generators, class fields and `extends ns.Base`', async () => {
+    const f = await extractText(
+      'cjs.js',
+      [
+        "const a = require('./a'), b = 2;",
+        'module.exports.load = async (path) => read(path);',
+        'exports.VERSION = 3;',
+        'function* ids() { yield 1; }',
+        'class Panel extends ui.Widget {',
+        '  static defaults = {};',
+        '  onClick = () => this.toggle();',
+        '  toggle() {}',
+        '}',
+        'var legacy;',
+      ].join('\n') + '\n',
+    );
+    expect(objects(f)).toEqual([
+      'module cjs 1-10',
+      'constant b 1-1',
+      'function load 2-2',
+      'function ids 4-4',
+      'class Panel 5-9',
+      'method Panel.onClick 7-7',
+      'method Panel.toggle 8-8',
+      'constant legacy 10-10',
+    ]);
+    expect(refs(f)).toEqual([
+      '1 import ./a from ./a as a <- cjs',
+      '2 call read <- load',
+      '5 inherit Widget on ui <- Panel',
+      '7 call toggle on this <- Panel.onClick',
+    ]);
+  });
+
+  it('keeps what parses in a file with syntax errors', async () => {
+    const f = await extractText(
+      'broken.js',
+      ['function before() {', '  return 1;', '}', '', 'const broken = {', '  a: 1,,', '  b: (2', '};', '', 'function after() {', '  return before();', '}'].join('\n') + '\n',
+    );
+    expect(f.parseErrors).toBeGreaterThan(0);
+    expect(objects(f)).toEqual(['module broken 1-12', 'function before 1-3', 'constant broken 5-8', 'function after 10-12']);
+    expect(refs(f)).toEqual(['11 call before <- after']);
+  });
+
+  it('survives 5,000 nested objects and blocks quickly', async () => {
+    const n = 5000;
+    const text = `const data = ${'{a:'.repeat(n)}1${'}'.repeat(n)};\nfunction f() {\n${'{'.repeat(n)}${'}'.repeat(n)}\n}\n`;
+    const t0 = performance.now();
+    const f = await extractText('deep.js', text);
+    expect(performance.now() - t0).toBeLessThan(2_000);
+    expect(f.parseErrors).toBe(0);
+    expect(objects(f)).toEqual(['module deep 1-4', 'constant data 1-1', 'function f 2-4']);
+  });
+});
