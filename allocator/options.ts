@@ -38,17 +38,16 @@ const count = z.union([
   z.string().regex(/^\s*\d+\s*$/, 'expected a non-negative integer').transform(Number),
 ]).pipe(z.number().int().min(0));
 
-const slots = z.union([
-  z.string().transform((text, ctx) => {
-    try {
-      return parseSlots(text);
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', message: (e as Error).message });
-      return z.NEVER;
-    }
-  }),
-  SlotsSchema,
-]);
+// A `core+companions` string or the parsed object; the string's own error message reaches the user.
+const slots = z.union([z.string(), SlotsSchema]).transform((value, ctx) => {
+  if (typeof value !== 'string') return value;
+  try {
+    return parseSlots(value);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: (e as Error).message });
+    return z.NEVER;
+  }
+});
 
 export const AllocateOptionsSchema = z.object({
   /** B: the whole context's token budget. */
