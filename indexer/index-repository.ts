@@ -48,6 +48,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
   const progress = opts.onProgress ?? (() => {});
   const skipped: Record<string, number> = {};
   const problems: IndexSummary['problems'] = [];
+  const skippedPaths: IndexSummary['skippedPaths'] = [];
   const skip = (reason: SkipReason) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
 
   try {
@@ -58,7 +59,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
     const onDisk = new Set(discovery.files);
     for (const s of discovery.skipped) {
       skip(s.reason);
-      if (s.reason !== 'ignored' && s.reason !== 'symlink') problems.push({ path: s.path, message: `skipped (${s.reason}): ${s.message}` });
+      if (s.reason !== 'ignored') skippedPaths.push(s);
     }
     const known = new Map(
       (db.prepare('SELECT path, hash FROM files').all() as { path: string; hash: string }[]).map((r) => [r.path, r.hash]),
@@ -123,7 +124,9 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
           } else if (o.status === 'unchanged') unchanged++;
           else {
             skip(o.reason);
-            problems.push({ path, message: `skipped (${o.reason}): ${o.message}` });
+            skippedPaths.push({ path, reason: o.reason, message: o.message });
+            // Losing a file that was there a moment ago is a problem; a binary file is just not text.
+            if (o.reason === 'vanished' || o.reason === 'unreadable') problems.push({ path, message: `skipped (${o.reason}): ${o.message}` });
           }
           if (o.status !== 'unchanged') batch.push(o);
           if (batch.length >= BATCH) flush();
@@ -158,6 +161,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       references: counts.references,
       resolvedReferences: resolvedReferences ?? counts.resolvedReferences,
       skipped,
+      skippedPaths,
       problems,
       seconds: (performance.now() - started) / 1000,
       phases,

@@ -173,7 +173,11 @@ export interface IndexSummary {
   views: number;
   references: number;
   resolvedReferences: number;
+  /** Files left out, counted by reason (`ignored` counts ignored folders and files as they were met). */
   skipped: Record<string, number>;
+  /** Every file left out for a reason other than ignore rules, with the reason. */
+  skippedPaths: { path: string; reason: SkipReason; message: string }[];
+  /** Files indexed with a problem (syntax errors, invalid UTF-8, parse timeout) or lost while indexing (vanished, unreadable). */
   problems: { path: string; message: string }[];
   seconds: number;
   /** Wall seconds per phase; `write` is the main thread's share of `parse` spent writing the store. */

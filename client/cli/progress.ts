@@ -23,7 +23,7 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stderr): {
           }
           bar.update(p.done, { rate, file: (p.path ?? '').slice(-40) });
         } else if (p.phase === 'resolve' && active) {
-          bar.update(p.total ?? 0, { file: 'resolving references' });
+          bar.update(bar.getTotal(), { file: 'resolving references' });
         }
       },
       stop() {
