@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { IndexInterrupted } from '../../indexer/index-repository.ts';
 import { StoreError } from '../../indexer/store/open.ts';
 import { registerContext } from './commands/context.ts';
+import { registerEval } from './commands/eval.ts';
 import { registerIndex } from './commands/index.ts';
 import { registerSearch } from './commands/search.ts';
 import { UsageError } from './repo.ts';
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
   registerIndex(program);
   registerSearch(program);
   registerContext(program);
+  registerEval(program);
   return program;
 }
 

@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { openStore } from '../../../indexer/store/open.ts';
+import { TOKENIZER_NAMES, type TokenizerName } from '../../../indexer/tokenizer.ts';
+import { DEFAULT_MAX_TASKS, DEFAULT_SEED, generateCrossfileTasks } from '../../eval/generate-crossfile.ts';
+import { pickMethods } from '../../eval/methods.ts';
+import { progressBar } from '../../eval/progress.ts';
+import { DEFAULT_INDEX_DIR, ensureIndexed, evalDbPath } from '../../eval/repo-index.ts';
+import { DEFAULT_BUDGETS, runCrossfile, type RunOutcome } from '../../eval/run-crossfile.ts';
+import { writeJsonl } from '../../eval/tasks.ts';
+import { UsageError } from '../repo.ts';
+
+const int = (name: string, min: number) => (v: string): number => {
+  if (!/^\s*\d+\s*$/.test(v) || Number(v) < min) throw new UsageError(`${name} must be an integer >= ${min}, got "${v}"`);
+  return Number(v);
+};
+
+function budgetsOf(spec: string): number[] {
+  const out = spec.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
+    const m = /^(\d+)([kK]?)$/.exec(s);
+    if (!m || Number(m[1]) <= 0) throw new UsageError(`--budgets takes positive token counts like 1024,2048 or 1K,2K; got "${s}"`);
+    return Number(m[1]) * (m[2] ? 1024 : 1);
+  });
+  if (!out.length) throw new UsageError('--budgets names no budget');
+  return [...new Set(out)];
+}
+
+function tokenizerOf(name: string): TokenizerName {
+  if (!(TOKENIZER_NAMES as readonly string[]).includes(name)) throw new UsageError(`unknown tokenizer "${name}" (known: ${TOKENIZER_NAMES.join(', ')})`);
+  return name as TokenizerName;
+}
+
+/** Runtime errors of a run (bad task file, missing repository) are the user's to fix: one line, exit 2. */
+async function asUsage<T>(f: () => Promise<T> | T): Promise<T> {
+  try {
+    return await f();
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const e = err as Error;
+    if (e.name === 'StoreError' || e.name === 'IndexInterrupted') throw err;
+    if (/^(cannot read|repository folder|task |method |unknown method|--methods|.*\.jsonl?:\d+)/.test(e.message)) throw new UsageError(e.message);
+    throw err;
+  }
+}
+
+/** Ctrl-C: finish the current task, write the report of what is done, exit 130. */
+function stopOnSigint(): { shouldStop: () => boolean; release: () => void } {
+  let stop = false;
+  const on = () => {
+    if (stop) process.exit(130);
+    stop = true;
+    process.stderr.write('\nallot: stopping after the current task (Ctrl-C again to quit now); --resume continues\n');
+  };
+  process.on('SIGINT', on);
+  return { shouldStop: () => stop, release: () => process.off('SIGINT', on) };
+}
+
+function finish(outcome: RunOutcome, json: boolean | undefined): void {
+  const { summary, written } = outcome;
+  if (json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+  else {
+    process.stdout.write(`${summary.tasks} tasks, ${outcome.computed} new rows\n`);
+    process.stdout.write(`  results  ${path.join(path.dirname(written.summary), 'results.jsonl')}\n  summary  ${written.summary}\n  report   ${written.report}\n`);
+    if (written.svg) process.stdout.write(`  chart    ${written.svg}${written.png ? `, ${written.png}` : ' (no PNG: no SVG renderer found)'}\n`);
+  }
+  if (outcome.stopped) {
+    process.stderr.write('allot: evaluation interrupted; run the same command with --resume to finish\n');
+    process.exitCode = 130;
+  }
+}
+
+interface IndexFlags {
+  indexDir?: string;
+  indexInRepo?: boolean;
+  workers?: number;
+}
+
+const indexPlace = (f: IndexFlags) => ({ indexDir: f.indexInRepo ? ('repo' as const) : path.resolve(f.indexDir ?? DEFAULT_INDEX_DIR) });
+
+export function registerEval(program: Command): void {
+  const evalCmd = program
+    .command('eval')
+    .description('measure what the context is worth: cross-file tasks (RepoBench setting) and issues (SWE-bench setting)');
+
+  evalCmd
+    .command('gen-crossfile <repo>')
+    .description('build cross-file tasks from a repository: positions whose next line first uses a name imported from another file')
+    .requiredOption('--out <file>', 'task file to write (JSON lines)')
+    .option('--max <n>', 'at most this many tasks (a seeded uniform sample)', int('--max', 1), DEFAULT_MAX_TASKS)
+    .option('--seed <n>', 'sampling seed', int('--seed', 0), DEFAULT_SEED)
+    .option('--root <dir>', 'tasks name the repository relative to this folder', '.')
+    .option('--index-dir <dir>', `where evaluation indexes live (default ${DEFAULT_INDEX_DIR})`)
+    .option('--index-in-repo', 'use <repo>/.allot/index.db')
+    .option('--workers <n>', 'parser threads', int('--workers', 0))
+    .action(async (repoArg: string, flags: IndexFlags & { out: string; max: number; seed: number; root: string }, cmd: Command) => {
+      const global = cmd.optsWithGlobals() as { db?: string };
+      const repo = path.resolve(repoArg);
+      if (!fs.existsSync(repo) || !fs.statSync(repo).isDirectory()) throw new UsageError(`not a directory: ${repoArg}`);
+      const rel = path.relative(path.resolve(flags.root), repo).split(path.sep).join('/');
+      const dbFile = global.db ? path.resolve(global.db) : evalDbPath(repo, indexPlace(flags));
+      const progress = progressBar();
+      await ensureIndexed(repo, dbFile, progress, rel || path.basename(repo), flags.workers);
+      const db = openStore(dbFile, { readonly: true });
+      try {
+        const tasks = generateCrossfileTasks(db, { repo: rel, max: flags.max, seed: flags.seed });
+        fs.mkdirSync(path.dirname(path.resolve(flags.out)), { recursive: true });
+        writeJsonl(flags.out, tasks);
+        const files = new Set(tasks.map((t) => t.path)).size;
+        process.stdout.write(`${tasks.length} cross-file tasks from ${files} files of ${rel || '.'} -> ${flags.out}\n`);
+      } finally {
+        db.close();
+      }
+    });
+
+  evalCmd
+    .command('crossfile <tasks>')
+    .description('run cross-file tasks through every method at every budget: Recall@K, Recall@B, ΔRecall, tokens')
+    .option('--root <dir>', 'folder the tasks\' repo fields are relative to', '.')
+    .option('--out <dir>', 'results.jsonl, summary.json, report.md and the chart go here', 'allot-eval/crossfile')
+    .option('--methods <list>', 'comma-separated methods (default: all that apply)')
+    .option('--budgets <list>', 'token budgets', DEFAULT_BUDGETS.join(','))
+    .option('--limit <n>', 'only the first N tasks (a quick run)', int('--limit', 1))
+    .option('--resume', 'keep results.jsonl and skip what it already has')
+    .option('--tokenizer <name>', 'cl100k_base or o200k_base', 'cl100k_base')
+    .option('--index-dir <dir>', `where evaluation indexes live (default ${DEFAULT_INDEX_DIR})`)
+    .option('--index-in-repo', 'use <repo>/.allot/index.db')
+    .option('--workers <n>', 'parser threads', int('--workers', 0))
+    .option('--json', 'print summary.json instead of the file list')
+    .action(async (tasksFile: string, flags: IndexFlags & { root: string; out: string; methods?: string; budgets: string; limit?: number; resume?: boolean; tokenizer: string; json?: boolean }) => {
+      const methods = await asUsage(() => pickMethods(flags.methods));
+      const budgets = budgetsOf(flags.budgets);
+      const tokenizer = tokenizerOf(flags.tokenizer);
+      const stop = stopOnSigint();
+      try {
+        const outcome = await asUsage(() => runCrossfile({
+          tasksFile, root: path.resolve(flags.root), out: path.resolve(flags.out), methods, budgets, limit: flags.limit,
+          resume: !!flags.resume, tokenizer, workers: flags.workers, ...indexPlace(flags), progress: progressBar(),
+          command: `allot eval ${process.argv.slice(process.argv.indexOf('eval') + 1).join(' ')}`, shouldStop: stop.shouldStop,
+        }));
+        finish(outcome, flags.json);
+      } finally {
+        stop.release();
+      }
+    });
+}

@@ -1,0 +1,168 @@
+/**
+ * The methods `allot eval` compares, each a way to turn a query into a context
+ * within a token budget: object allocation and its ablations, and the BM25
+ * baselines over chunks and whole files. A method prepares once per task
+ * (retrieval, shared by every budget) and then renders per budget.
+ */
+import { packChunks } from '../../allocator/baseline.ts';
+import { buildContext } from '../../allocator/context.ts';
+import type { AllocateOptionsInput } from '../../allocator/options.ts';
+import type { Allocation } from '../../allocator/types.ts';
+import { bm25Retriever } from '../../indexer/retrieve/bm25.ts';
+import { chunkCandidates } from '../../indexer/retrieve/chunks.ts';
+import { storeObjectSource } from '../../indexer/store/object-source.ts';
+import type { DB } from '../../indexer/store/open.ts';
+import { getTokenizer, type Tokenizer } from '../../indexer/tokenizer.ts';
+import { excludingRetriever, type Exclusion, type SharedRetriever } from './exclusion.ts';
+import { storeFileRanker, type FileRanker } from './file-bm25.ts';
+
+/** One block of a context, whatever made it. Lines are 1-based and inclusive. */
+export interface EvalBlock {
+  path: string;
+  /** `core` / `companion` (allocation), `chunk`, `file`, or what a selector says. */
+  role: string;
+  /** Lines shown (both 0 when only a descriptor is shown). */
+  startLine: number;
+  endLine: number;
+  /** The unit that was allocated (an object, a chunk, a file); defaults to the shown lines. */
+  unit?: { startLine: number; endLine: number };
+  tokens: number;
+  text: string;
+}
+
+export interface EvalContext {
+  blocks: EvalBlock[];
+  totalTokens: number;
+  /** The context exactly as the model would get it. */
+  text: string;
+}
+
+/** What a method may use: the repository's index, opened for the run. */
+export interface MethodEnv {
+  db: DB;
+  tokenizer: Tokenizer;
+  /** The whole-file BM25 ranker, built on first use. */
+  files(): FileRanker;
+  /**
+   * BM25 view retrieval for one task, shared by the methods that retrieve views the same way (memoised; a hit is
+   * charged its original time, see `SharedRetriever`).
+   */
+  views(query: string, exclusion: Exclusion | null): SharedRetriever;
+}
+
+/** A method's work for one query: `render(budget)` after one shared preparation. */
+export type Prepared = (budget: number) => EvalContext;
+
+export interface Method {
+  name: string;
+  description: string;
+  prepare(env: MethodEnv, query: string, exclusion: Exclusion | null): Prepared;
+}
+
+export function methodEnv(db: DB, tokenizer: Tokenizer = getTokenizer('cl100k_base')): MethodEnv {
+  let ranker: FileRanker | undefined;
+  let shared: { key: string; retriever: SharedRetriever } | undefined;
+  return {
+    db,
+    tokenizer,
+    files: () => (ranker ??= storeFileRanker(db)),
+    views(query, exclusion) {
+      const key = JSON.stringify([query, exclusion]);
+      if (shared?.key !== key) shared = { key, retriever: excludingRetriever(bm25Retriever(db), exclusion) };
+      return shared.retriever;
+    },
+  };
+}
+
+function fromAllocation(a: Allocation): EvalContext {
+  return {
+    totalTokens: a.totalTokens,
+    text: a.text,
+    blocks: a.blocks.map((b) => ({
+      path: b.path, role: b.role, startLine: b.shownStartLine, endLine: b.shownEndLine,
+      unit: { startLine: b.startLine, endLine: b.endLine }, tokens: b.tokens, text: b.text,
+    })),
+  };
+}
+
+function allocation(name: string, description: string, options: AllocateOptionsInput): Method {
+  return {
+    name,
+    description,
+    prepare(env, query, exclusion) {
+      const retriever = env.views(query, exclusion);
+      const source = storeObjectSource(env.db);
+      // Retrieval happens here once; every budget then allocates from the memoised candidates.
+      buildContext(query, retriever, source, { ...options, budget: 0 }, env.tokenizer);
+      return (budget) => fromAllocation(buildContext(query, retriever, source, { ...options, budget }, env.tokenizer));
+    },
+  };
+}
+
+/** Packs ranked line ranges verbatim (the baselines' shared rule: rank order, the last one cut at the budget). */
+function packed(chunks: { path: string; startLine: number; endLine: number; text: string; score: number }[], role: string, budget: number, tok: Tokenizer): EvalContext {
+  const p = packChunks(chunks, budget, tok);
+  return {
+    totalTokens: p.totalTokens,
+    text: p.text,
+    blocks: p.chunks.map((c) => ({
+      path: c.path, role, startLine: c.shownStartLine, endLine: c.shownEndLine,
+      unit: { startLine: c.startLine, endLine: c.endLine }, tokens: c.tokens, text: c.text,
+    })),
+  };
+}
+
+/** Files considered by file-bm25: far more than any budget holds. */
+const FILE_CANDIDATES = 64;
+
+export const METHODS: readonly Method[] = [
+  allocation('allocation', 'object allocation (VITAL-RAG), default options (slots 4+1)', {}),
+  allocation('no-quotient', 'ablation: views compete on their own (fragment-level allocation)', { noQuotient: true }),
+  allocation('no-render', 'ablation: objects cut at the budget instead of allocated by the formula', { noRender: true }),
+  allocation('slots-5+0', 'allocation with 5 core objects and no companion', { slots: '5+0' }),
+  allocation('slots-4+1', 'allocation with 4 core objects and 1 companion (the default split)', { slots: '4+1' }),
+  allocation('slots-3+2', 'allocation with 3 core objects and 2 companions', { slots: '3+2' }),
+  {
+    name: 'chunk-bm25',
+    description: 'baseline: 20-line chunks ranked by BM25, packed verbatim in rank order',
+    prepare(env, query, exclusion) {
+      const chunks = chunkCandidates(env.db, query).filter((c) => !exclusion || c.path !== exclusion.path);
+      return (budget) => packed(chunks, 'chunk', budget, env.tokenizer);
+    },
+  },
+  {
+    name: 'file-bm25',
+    description: 'baseline: whole files ranked by BM25, packed in rank order (the last one cut at the budget)',
+    prepare(env, query, exclusion) {
+      const ranker = env.files();
+      const files = ranker.rank(query, FILE_CANDIDATES, exclusion ? (p) => p === exclusion.path : undefined).map((f) => {
+        const lines = ranker.text(f.path).split('\n');
+        if (lines.length > 1 && lines.at(-1) === '') lines.pop();
+        return { path: f.path, startLine: 1, endLine: Math.max(1, lines.length), text: lines.join('\n'), score: f.score };
+      });
+      return (budget) => packed(files, 'file', budget, env.tokenizer);
+    },
+  },
+];
+
+/** Methods named but not available yet, with the reason. */
+export const UNAVAILABLE: Readonly<Record<string, string>> = {
+  dense: 'needs embeddings in the index, which allot does not build yet',
+  hybrid: 'needs embeddings in the index, which allot does not build yet',
+};
+
+/** The methods named in `--methods a,b,c` (all available ones when absent), in the order given. */
+export function pickMethods(spec: string | undefined, available: readonly Method[] = METHODS): Method[] {
+  if (!spec) return [...available];
+  const out: Method[] = [];
+  for (const name of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = available.find((x) => x.name === name);
+    if (!m) {
+      if (UNAVAILABLE[name]) throw new Error(`method "${name}" is not available: ${UNAVAILABLE[name]}`);
+      throw new Error(`unknown method "${name}" (known: ${available.map((x) => x.name).join(', ')})`);
+    }
+    if (!out.includes(m)) out.push(m);
+  }
+  if (!out.length) throw new Error('--methods names no method');
+  return out;
+}
