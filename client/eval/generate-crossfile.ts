@@ -85,7 +85,7 @@ export function crossfileCandidates(db: DB, repo: string): CrossfileTask[] {
       if (!target || !DEFINITION_KINDS.has(target.kind) || target.path === path) continue;
       for (let l = spans.get(r.line)! + 1; l <= masked.length; l++) {
         if (inImport.has(l)) continue;
-        const col = useColumn(masked[l - 1], local);
+        const col = useColumn(masked[l - 1], local, r.language);
         if (col >= 0) {
           firstUse.set(local, { line: l, col, row: r });
           break;

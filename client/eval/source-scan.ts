@@ -78,9 +78,11 @@ const IDENT_CHAR = /[A-Za-z0-9_$]/;
 
 /**
  * 0-based column of the first use of `name` on a masked line: the whole identifier, not a member access
- * (`x.name`) and not a keyword argument or object key (`name=`, `name:` that is not `::`); -1 when none.
+ * (`x.name`), not a keyword argument or parameter default (`(name=`, `, name=`) and, in JavaScript and
+ * TypeScript, not a property key (`{ name: ...`, `, name: ...`, or `name:` / `name?:` opening a line); -1 when none.
  */
-export function useColumn(maskedLine: string, name: string): number {
+export function useColumn(maskedLine: string, name: string, language: Language = 'python'): number {
+  const keys = language === 'typescript' || language === 'tsx' || language === 'javascript';
   let from = 0;
   for (;;) {
     const i = maskedLine.indexOf(name, from);
@@ -94,7 +96,9 @@ export function useColumn(maskedLine: string, name: string): number {
     if (k >= 0 && maskedLine[k] === '.' && maskedLine[k - 1] !== '.') continue; // member access, not spread `...x`
     let j = i + name.length;
     while (j < maskedLine.length && maskedLine[j] === ' ') j++;
-    if (maskedLine[j] === '=' && maskedLine[j + 1] !== '=' && /[(,]\s*$/.test(maskedLine.slice(0, i))) continue; // f(name=...)
+    const head = maskedLine.slice(0, i);
+    if (maskedLine[j] === '=' && maskedLine[j + 1] !== '=' && /[(,]\s*$/.test(head)) continue; // f(name=...)
+    if (keys && /^\??:(?!:)/.test(maskedLine.slice(j)) && /(^|[{,])\s*$/.test(head)) continue; // { name: ... }
     return i;
   }
 }
