@@ -3,7 +3,9 @@ import { IndexInterrupted } from '../../indexer/index-repository.ts';
 import { StoreError } from '../../indexer/store/open.ts';
 import { registerContext } from './commands/context.ts';
 import { registerEval } from './commands/eval.ts';
+import { registerFiles } from './commands/files.ts';
 import { registerIndex } from './commands/index.ts';
+import { registerInventory } from './commands/inventory.ts';
 import { registerSearch } from './commands/search.ts';
 import { UsageError } from './repo.ts';
 import { VERSION } from './version.ts';
@@ -19,6 +21,8 @@ export function buildProgram(): Command {
   registerIndex(program);
   registerSearch(program);
   registerContext(program);
+  registerFiles(program);
+  registerInventory(program);
   registerEval(program);
   return program;
 }
