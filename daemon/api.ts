@@ -1,0 +1,164 @@
+/**
+ * The HTTP API (hono): JSON in and out, inputs validated with zod, errors as
+ * `{error: {code, message}}` with the matching status.
+ *
+ * Every request passes three gates before any route: the `Host` header must
+ * name the loopback address or `localhost` (a DNS-rebinding page cannot use
+ * its own host name), requests from browsers (`Origin` set) are refused and no
+ * CORS header is ever sent, and the bearer token of `daemon.json` is required.
+ * Bodies are capped at `maxBodyBytes`.
+ */
+import crypto from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { streamSSE } from 'hono/streaming';
+import type { EventBus } from './events.ts';
+import type { QueryEngine } from './queries.ts';
+import { ObjectIdSchema, parseContextRequest, parseFilePath, parseJsonBody, parseSearchRequest } from './requests.ts';
+import { ERROR_STATUS, type ApiErrorBody, type DaemonEvent, type DaemonStatus, type ErrorCode } from './types.ts';
+
+export type QueryKind = 'search' | 'context' | 'objects' | 'files';
+
+export interface ApiDeps {
+  token: string;
+  maxBodyBytes: number;
+  status(): DaemonStatus;
+  queries: QueryEngine;
+  events: EventBus;
+  /** True while the index is being built for the first time (it was empty when the daemon started). */
+  building(): boolean;
+  /** e.g. `parse 120/1496` for the index-building message. */
+  progressText(): string;
+  countQuery(kind: QueryKind, ok: boolean): void;
+  /** Seconds between keep-alive comments on the event stream. */
+  heartbeatSeconds?: number;
+}
+
+/** Host names a loopback client legitimately uses, with or without a port. */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const m = /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(host.trim().toLowerCase());
+  if (!m) return false;
+  return m[1] === '127.0.0.1' || m[1] === 'localhost' || m[1] === '[::1]';
+}
+
+/** Constant-time comparison of the presented bearer token with ours. */
+export function tokenMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  if (!m) return false;
+  const given = crypto.createHash('sha256').update(m[1]).digest();
+  const wanted = crypto.createHash('sha256').update(token).digest();
+  return crypto.timingSafeEqual(given, wanted);
+}
+
+export function errorBody(code: ErrorCode, message: string): ApiErrorBody {
+  return { error: { code, message } };
+}
+
+function fail(c: Context, code: ErrorCode, message: string): Response {
+  return c.json(errorBody(code, message), ERROR_STATUS[code]);
+}
+
+export function createApi(deps: ApiDeps): Hono {
+  const app = new Hono();
+
+  app.use('*', async (c, next) => {
+    if (!isLoopbackHost(c.req.header('host'))) return fail(c, 'forbidden-host', 'the Host header must be 127.0.0.1 or localhost');
+    if (c.req.header('origin') !== undefined) return fail(c, 'forbidden-origin', 'requests from web pages are not accepted');
+    if (!c.req.header('authorization')) return fail(c, 'unauthorized', 'missing bearer token (Authorization: Bearer <token from .allot/daemon.json>)');
+    if (!tokenMatches(c.req.header('authorization'), deps.token)) return fail(c, 'unauthorized', 'wrong bearer token');
+    await next();
+  });
+  app.use(
+    '*',
+    bodyLimit({ maxSize: deps.maxBodyBytes, onError: (c) => fail(c, 'payload-too-large', `request body over ${deps.maxBodyBytes} bytes`) }),
+  );
+
+  /** Reads and validates a JSON body; a Response when it is not acceptable. */
+  const body = async <T>(c: Context, parse: (b: unknown) => { ok: true; value: T } | { ok: false; message: string }): Promise<T | Response> => {
+    const json = parseJsonBody(await c.req.text());
+    if (!json.ok) return fail(c, 'bad-json', json.message);
+    const parsed = parse(json.value);
+    return parsed.ok ? parsed.value : fail(c, 'invalid-request', parsed.message);
+  };
+
+  /** Queries on an index still being built for the first time would answer "nothing" or a fraction: say why instead. */
+  const notReady = (c: Context): Response | null =>
+    deps.building()
+      ? fail(c, 'index-building', `the index is still being built (${deps.progressText()}); try again shortly`)
+      : null;
+
+  const counted = async (kind: QueryKind, handler: () => Promise<Response> | Response): Promise<Response> => {
+    let res: Response | undefined;
+    try {
+      res = await handler();
+      return res;
+    } finally {
+      deps.countQuery(kind, res !== undefined && res.status < 400);
+    }
+  };
+
+  app.get('/v1/status', (c) => c.json(deps.status()));
+
+  app.post('/v1/search', (c) =>
+    counted('search', async () => {
+      const req = await body(c, parseSearchRequest);
+      if (req instanceof Response) return req;
+      return notReady(c) ?? c.json(deps.queries.search(req.query, req.k));
+    }),
+  );
+
+  app.post('/v1/context', (c) =>
+    counted('context', async () => {
+      const req = await body(c, parseContextRequest);
+      if (req instanceof Response) return req;
+      return notReady(c) ?? c.json(deps.queries.context(req.query, req.options));
+    }),
+  );
+
+  app.get('/v1/objects/:id', (c) =>
+    counted('objects', () => {
+      const id = ObjectIdSchema.safeParse(c.req.param('id'));
+      if (!id.success) return fail(c, 'invalid-request', id.error.issues[0]?.message ?? 'bad object id');
+      const found = deps.queries.object(id.data);
+      return found ? c.json(found) : fail(c, 'not-found', `no object ${id.data} in the index`);
+    }),
+  );
+
+  app.get('/v1/files', (c) =>
+    counted('files', () => {
+      const p = parseFilePath(c.req.query('path'));
+      if (!p.ok) return fail(c, 'forbidden-path', p.message);
+      const found = deps.queries.file(p.value);
+      if (found === 'forbidden') return fail(c, 'forbidden-path', `${p.value} leads outside the repository`);
+      return found ? c.json(found) : fail(c, 'not-found', `${p.value} is not an indexed file`);
+    }),
+  );
+
+  app.get('/v1/events', (c) => {
+    const sub = deps.events.subscribe();
+    return streamSSE(c, async (stream) => {
+      stream.onAbort(() => sub.close());
+      const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => sub.close()), (deps.heartbeatSeconds ?? 15) * 1000);
+      try {
+        await send(stream, { type: 'hello', status: deps.status() });
+        for (let ev = await sub.next(); ev && !stream.aborted; ev = await sub.next()) await send(stream, ev);
+      } finally {
+        clearInterval(heartbeat);
+        sub.close();
+      }
+    });
+  });
+
+  for (const route of ['/v1/status', '/v1/search', '/v1/context', '/v1/objects/:id', '/v1/files', '/v1/events']) {
+    app.all(route, (c) => fail(c, 'method-not-allowed', `${c.req.method} is not allowed on ${new URL(c.req.url).pathname}`));
+  }
+  app.notFound((c) => fail(c, 'not-found', `no such endpoint: ${c.req.method} ${new URL(c.req.url).pathname}`));
+  app.onError((err, c) => fail(c, 'internal', err.message));
+  return app;
+}
+
+async function send(stream: { writeSSE(m: { event: string; data: string }): Promise<void> }, ev: DaemonEvent): Promise<void> {
+  const { type, ...data } = ev;
+  await stream.writeSSE({ event: type, data: JSON.stringify(data) });
+}

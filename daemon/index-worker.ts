@@ -1,0 +1,154 @@
+/**
+ * Worker-thread entry of the daemon's writer: owns the one read-write
+ * connection and runs index jobs with `indexRepository`. Indexing (parsing,
+ * and the synchronous resolution pass) lives on this thread so the main
+ * thread stays free to answer queries while a job runs.
+ *
+ * Messages in: `run` (a job), `close`. Messages out: `ready` | `fatal` once,
+ * then per job `progress`* and one of `done` | `interrupted` | `failed`, and
+ * `closed` after `close`. A shared flag asks the running job to stop after its
+ * current batch (SIGTERM): what was written stays consistent.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { discoverFiles } from '../indexer/discover.ts';
+import { DEFAULT_MAX_FILE_BYTES } from '../indexer/extract/extract-file.ts';
+import { IndexInterrupted, indexRepository, type IndexProgress } from '../indexer/index-repository.ts';
+import { loadLanguage } from '../indexer/languages/registry.ts';
+import { openStore, type DB } from '../indexer/store/open.ts';
+import { CODE_LANGUAGES, type CodeLanguage } from '../indexer/types.ts';
+import type { IndexJob } from './queue.ts';
+
+export interface WorkerInit {
+  repo: string;
+  db: string;
+  /** Int32Array over a SharedArrayBuffer: [0] = 1 asks the running job to stop. */
+  stop: SharedArrayBuffer;
+  maxFileBytes?: number;
+}
+
+export interface JobResult {
+  id: number;
+  full: boolean;
+  /** The paths the job covered after expanding folder events (empty for full runs). */
+  paths: string[];
+  parsed: number;
+  removed: number;
+  problems: number;
+  seconds: number;
+}
+
+export type WorkerRequest = { type: 'run'; job: IndexJob; workers?: number } | { type: 'close' };
+export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'fatal'; message: string }
+  | { type: 'progress'; id: number; progress: IndexProgress }
+  | { type: 'done'; result: JobResult }
+  | { type: 'interrupted'; id: number }
+  | { type: 'failed'; id: number; message: string }
+  | { type: 'closed' };
+
+/** Batches this small parse on this thread: starting parser threads would cost more than the parse. */
+export const IN_THREAD_MAX_PATHS = 32;
+/** Full runs over repositories this small parse on this thread too. */
+export const IN_THREAD_MAX_FILES = 200;
+/** Progress is posted at most this often (plus every phase change). */
+const PROGRESS_EVERY_MS = 100;
+
+const init = workerData as WorkerInit;
+const stop = new Int32Array(init.stop);
+const port = parentPort!;
+const post = (m: WorkerMessage) => port.postMessage(m);
+
+let db: DB;
+try {
+  db = openStore(init.db);
+  post({ type: 'ready' });
+  warmUp();
+} catch (err) {
+  post({ type: 'fatal', message: (err as Error).message });
+  port.close();
+}
+
+/**
+ * Loads the grammars of the languages the index holds, in the background, so
+ * the first small batch after start-up (parsed on this thread) does not pay
+ * for it: that is the latency a person saving a file sees.
+ */
+function warmUp(): void {
+  const present = db.prepare('SELECT DISTINCT language FROM files').pluck().all() as string[];
+  for (const lang of present) {
+    if ((CODE_LANGUAGES as readonly string[]).includes(lang)) loadLanguage(lang as CodeLanguage).catch(() => {});
+  }
+}
+
+/** How many parser threads a job gets: none for small batches and small repositories. */
+function workersFor(paths: string[] | undefined): number | undefined {
+  if (paths) return paths.length <= IN_THREAD_MAX_PATHS ? 0 : undefined;
+  const files = discoverFiles(init.repo, { maxFileBytes: init.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES }).files.length;
+  return files <= IN_THREAD_MAX_FILES ? 0 : undefined;
+}
+
+/** Indexed paths under a folder (`dir/...`). */
+function indexedUnder(dir: string): string[] {
+  return (db.prepare('SELECT path FROM files WHERE path > ? AND path < ?').pluck().all(`${dir}/`, `${dir}0`) as string[]);
+}
+
+/** A folder event stands for every file below it, indexed before or present now. */
+function expand(job: IndexJob): string[] {
+  const paths = new Set(job.paths);
+  if (job.dirs.length) {
+    const onDisk = discoverFiles(init.repo, { maxFileBytes: init.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES }).files;
+    for (const dir of job.dirs) {
+      for (const p of indexedUnder(dir)) paths.add(p);
+      for (const p of onDisk) if (p.startsWith(`${dir}/`)) paths.add(p);
+    }
+  }
+  return [...paths].sort();
+}
+
+async function run(job: IndexJob, workers: number | undefined): Promise<void> {
+  const started = performance.now();
+  let last = 0;
+  let lastPhase = '';
+  try {
+    const paths = job.full ? undefined : expand(job);
+    const summary = await indexRepository({
+      repo: init.repo,
+      db,
+      paths,
+      maxFileBytes: init.maxFileBytes,
+      workers: workers ?? workersFor(paths),
+      shouldStop: () => Atomics.load(stop, 0) === 1,
+      onProgress: (progress) => {
+        const now = performance.now();
+        if (progress.phase === lastPhase && now - last < PROGRESS_EVERY_MS) return;
+        last = now;
+        lastPhase = progress.phase;
+        post({ type: 'progress', id: job.id, progress });
+      },
+    });
+    if (job.full) warmUp();
+    post({
+      type: 'done',
+      result: {
+        id: job.id, full: job.full, paths: paths ?? [], parsed: summary.parsed, removed: summary.removed,
+        problems: summary.problems.length, seconds: (performance.now() - started) / 1000,
+      },
+    });
+  } catch (err) {
+    if (err instanceof IndexInterrupted) post({ type: 'interrupted', id: job.id });
+    else post({ type: 'failed', id: job.id, message: (err as Error).message });
+  }
+}
+
+port.on('message', (req: WorkerRequest) => {
+  if (req.type === 'run') void run(req.job, req.workers);
+  else if (req.type === 'close') {
+    try {
+      db?.close();
+    } finally {
+      post({ type: 'closed' });
+      port.close();
+    }
+  }
+});

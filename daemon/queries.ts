@@ -1,0 +1,71 @@
+/**
+ * Queries on the daemon's read connection. These are the very functions the
+ * CLI runs in-process (`search()`, `buildContext()`), so the output is the
+ * same on both paths; the daemon adds no ranking or budget logic of its own.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildContext } from '../allocator/context.ts';
+import type { AllocateOptions } from '../allocator/options.ts';
+import type { Allocation } from '../allocator/types.ts';
+import { bm25Retriever } from '../indexer/retrieve/bm25.ts';
+import { search, type SearchHit } from '../indexer/retrieve/search.ts';
+import { storeObjectSource } from '../indexer/store/object-source.ts';
+import type { DB } from '../indexer/store/open.ts';
+import { fileText, getObjects, indexedFileInfo, objectReferences, objectViews } from './store-reads.ts';
+import type { FileResponse, ObjectResponse } from './types.ts';
+
+export interface QueryEngine {
+  search(query: string, k: number): SearchHit[];
+  context(query: string, options: AllocateOptions): Allocation;
+  object(id: string): ObjectResponse | null;
+  /** The indexed text of a file; `forbidden` when the path leaves the repository through a symlink. */
+  file(relPath: string): FileResponse | 'forbidden' | null;
+  /** Whether the index holds any file yet. */
+  hasFiles(): boolean;
+}
+
+export function createQueryEngine(db: DB, repo: string): QueryEngine {
+  const anyFile = db.prepare('SELECT EXISTS (SELECT 1 FROM files) AS n').pluck();
+  return {
+    search: (query, k) => search(db, query, k),
+    // A fresh object source per query: it memoises file lines, which a later batch may change.
+    context: (query, options) => buildContext(query, bm25Retriever(db), storeObjectSource(db), options),
+    object(id) {
+      const object = getObjects(db, [id]).get(id);
+      if (!object) return null;
+      return { object, views: objectViews(db, id), references: { from: objectReferences(db, id, 'from'), to: objectReferences(db, id, 'to') } };
+    },
+    file(rel) {
+      const info = indexedFileInfo(db, rel);
+      if (!info) return null;
+      if (escapesRepo(repo, rel)) return 'forbidden';
+      const text = fileText(db, rel);
+      if (text === null) return null;
+      return { path: rel, language: info.language, lineCount: info.lineCount, size: info.size, text };
+    },
+    hasFiles: () => anyFile.get() === 1,
+  };
+}
+
+/**
+ * True when the path on disk is now a symlink, or sits below a folder that
+ * resolves outside the repository. The text served comes from the index (which
+ * never follows symlinks), but a path that now points elsewhere is refused
+ * rather than explained.
+ */
+export function escapesRepo(repo: string, rel: string): boolean {
+  const abs = path.join(repo, rel);
+  try {
+    if (fs.lstatSync(abs).isSymbolicLink()) return true;
+  } catch {
+    /* gone from disk since it was indexed: the indexed text is still the answer until the watcher catches up */
+  }
+  try {
+    const root = fs.realpathSync(repo);
+    const parent = fs.realpathSync(path.dirname(abs));
+    return parent !== root && !parent.startsWith(root + path.sep);
+  } catch {
+    return false;
+  }
+}

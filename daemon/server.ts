@@ -1,0 +1,58 @@
+/**
+ * Puts the API on the wire with @hono/node-server: loopback TCP (127.0.0.1,
+ * a free port unless one is asked for) or a Unix socket (mode 0600). Never any
+ * other interface: the daemon serves this machine's user only.
+ */
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { removeStaleSocket } from './lifecycle.ts';
+
+export const LOOPBACK = '127.0.0.1';
+
+export interface Listening {
+  host: typeof LOOPBACK | null;
+  port: number | null;
+  socket: string | null;
+  /** Stops accepting, ends idle keep-alive connections, and the rest after `graceMs`. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function listen(app: Hono, where: { port?: number; socket?: string }): Promise<Listening> {
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  // Slow or idle clients must not pin connections forever.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  // Clients (editors, agents) keep connections between queries; a longer idle window means fewer reconnects.
+  server.keepAliveTimeout = 30_000;
+  if (where.socket) removeStaleSocket(where.socket);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    const done = () => {
+      server.off('error', reject);
+      resolve();
+    };
+    if (where.socket) server.listen(where.socket, done);
+    else server.listen(where.port ?? 0, LOOPBACK, done);
+  });
+  if (where.socket) fs.chmodSync(where.socket, 0o600);
+  const addr = server.address();
+  const port = where.socket ? null : (addr as AddressInfo).port;
+  return {
+    host: where.socket ? null : LOOPBACK,
+    port,
+    socket: where.socket ?? null,
+    close: (graceMs = 2000) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.close(() => {
+          clearTimeout(timer);
+          if (where.socket) fs.rmSync(where.socket, { force: true });
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}

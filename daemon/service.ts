@@ -1,0 +1,288 @@
+/**
+ * The daemon: composes the index worker (writer), the read connection and
+ * query engine, the fence queue, the watcher with its batcher, and the HTTP
+ * API, and owns their life cycle. It holds no ranking or budget logic.
+ *
+ * Start-up order matters: the lock first (one daemon per repository), then
+ * the writer (migrations, a foreign database refused before anything is
+ * served), the reader, the listener, `daemon.json` (clients may now connect),
+ * and last the watcher plus a full incremental run that catches up with what
+ * changed while no daemon was running. The watcher starts before that run
+ * finishes, so nothing edited during the catch-up is missed: its changes
+ * queue behind the catch-up fence.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { IndexProgress } from '../indexer/index-repository.ts';
+import { openStore, type DB } from '../indexer/store/open.ts';
+import { storeCounts } from '../indexer/store/read.ts';
+import { createApi } from './api.ts';
+import { createBatcher, type Batch, type Batcher } from './batcher.ts';
+import { DAEMON_VERSION, DEFAULT_MAX_WAIT_MS, DEFAULT_QUIET_MS, MAX_BODY_BYTES, daemonPaths, newToken, writeDaemonInfo, type DaemonInfo } from './config.ts';
+import { capPaths, createEventBus } from './events.ts';
+import { createIgnoreMatcher } from './ignore-rules.ts';
+import { createIndexThread, type JobOutcome } from './index-thread.ts';
+import { acquirePidFile, releasePidFile } from './lifecycle.ts';
+import { createQueryEngine } from './queries.ts';
+import { createIndexQueue, type IndexJob, type IndexQueue } from './queue.ts';
+import { listen, type Listening } from './server.ts';
+import { countQuery, initialState, progressText, recordBatch, recordError, snapshot } from './status.ts';
+import type { DaemonStatus } from './types.ts';
+import { watchRepository, type RepoWatcher } from './watcher.ts';
+
+export interface ServeOptions {
+  /** The repository (an existing folder; symlinks resolved by the caller). */
+  repo: string;
+  /** The index database file. */
+  db: string;
+  /** TCP port on 127.0.0.1; 0 or absent picks a free one. Ignored with `socket`. */
+  port?: number;
+  /** Listen on this Unix socket instead of TCP. */
+  socket?: string;
+  quietMs?: number;
+  maxWaitMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface RunningDaemon {
+  info: DaemonInfo;
+  status(): DaemonStatus;
+  /** Resolves when nothing is being indexed or waiting (tests, benchmarks). */
+  idle(): Promise<void>;
+  /** Graceful stop: the running batch ends after its current transaction, the database is closed, the pid file removed. */
+  stop(reason?: string): Promise<void>;
+}
+
+/** Another daemon already serves this repository. */
+export class DaemonRunning extends Error {
+  constructor(readonly pid: number, repo: string) {
+    super(`a daemon (pid ${pid}) is already running for ${repo}`);
+    this.name = 'DaemonRunning';
+  }
+}
+
+/** Retry delays after a failed batch (a vanished repository, a locked file...). */
+const RETRY_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
+
+export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`));
+  const repo = opts.repo;
+  if (!fs.existsSync(repo) || !fs.statSync(repo).isDirectory()) throw new Error(`not a directory: ${repo}`);
+  const paths = daemonPaths(repo);
+  const lock = acquirePidFile(paths);
+  if (!lock.ok) throw new DaemonRunning(lock.pid, repo);
+
+  const startedAt = new Date();
+  // Everything below is created in order and torn down in the order of
+  // shutdown(); a failure half-way through start-up tears down what exists.
+  let thread: ReturnType<typeof createIndexThread> | null = null;
+  let reader: DB | null = null;
+  let server: Listening | null = null;
+  let queue: IndexQueue | null = null;
+  let batcher: Batcher | null = null;
+  let watcher: RepoWatcher | null = null;
+  let retryTimer: NodeJS.Timeout | null = null;
+  let stopping = false;
+  const events = createEventBus();
+  const step = async (what: string, fn: () => unknown) => {
+    try {
+      await fn();
+    } catch (err) {
+      log(`shutdown: ${what}: ${(err as Error).message}`);
+    }
+  };
+  const shutdown = async () => {
+    stopping = true;
+    if (retryTimer) clearTimeout(retryTimer);
+    batcher?.close();
+    await step('watcher', () => watcher?.close());
+    watcher = null;
+    // SIGTERM semantics: the running batch stops after its current transaction.
+    thread?.requestStop();
+    await step('queue', () => queue?.close());
+    events.closeAll();
+    await step('server', () => server?.close());
+    // The reader first: the writer, closing last, checkpoints and removes the WAL.
+    await step('reader', () => reader?.close());
+    await step('writer', () => thread?.close());
+    releasePidFile(paths);
+  };
+
+  try {
+    thread = createIndexThread({ repo, db: opts.db });
+    await thread.start();
+    reader = openStore(opts.db, { readonly: true });
+    const db = reader;
+    const writer = thread;
+    const queries = createQueryEngine(db, repo);
+    const state = initialState(storeCounts(db));
+    // A brand-new index answers 'index-building' until its first run is done; an existing one answers (slightly stale) while it catches up.
+    let building = state.counts.files === 0;
+    let retries = 0;
+
+    const fixed = { version: DAEMON_VERSION, pid: process.pid, repo, db: opts.db, startedAt };
+    const status = () => snapshot(state, fixed, pendingWork());
+
+    const runJob = async (job: IndexJob) => {
+      const started = performance.now();
+      state.indexing.state = state.indexing.catchingUp ? 'catching-up' : 'indexing';
+      state.indexing.progress = null;
+      events.publish({ type: 'batch', id: job.id, full: job.full, paths: job.paths.length + job.dirs.length });
+      const outcome: JobOutcome = await writer.run(job, (p: IndexProgress) => {
+        state.indexing.progress = p;
+        events.publish({ type: 'progress', id: job.id, progress: p });
+      });
+      state.indexing.progress = null;
+      state.counts = storeCounts(db);
+      const finishedAt = new Date().toISOString();
+      if (outcome.status === 'done') {
+        const r = outcome.result;
+        const report = { id: job.id, full: job.full, paths: r.paths.length, parsed: r.parsed, removed: r.removed, seconds: r.seconds, finishedAt, error: null };
+        recordBatch(state, report);
+        retries = 0;
+        if (job.full) {
+          state.indexing.catchingUp = false;
+          building = false;
+        }
+        state.indexing.state = 'idle';
+        events.publish({ type: 'indexed', report, ...capPaths(r.paths) });
+        if (r.parsed || r.removed || job.full) {
+          log(`indexed ${job.full ? 'repository' : `${r.paths.length} path(s)`}: ${r.parsed} parsed, ${r.removed} removed in ${r.seconds.toFixed(2)} s`);
+        }
+        if (!watcher && !stopping) startWatcher();
+        return;
+      }
+      if (outcome.status === 'interrupted') {
+        state.indexing.state = 'idle';
+        return;
+      }
+      const gone = !fs.existsSync(repo);
+      const message = gone ? `the repository ${repo} no longer exists; serving the last index` : `indexing failed: ${outcome.message}`;
+      recordBatch(state, { id: job.id, full: job.full, paths: job.paths.length, parsed: 0, removed: 0, seconds: (performance.now() - started) / 1000, finishedAt, error: message });
+      recordError(state, message);
+      state.indexing.state = 'failed';
+      events.publish({ type: 'error', message });
+      log(message);
+      if (gone) await stopWatcher('stopped', message);
+      // Nothing is lost: a later full incremental run covers whatever this batch was about.
+      if (!stopping) {
+        const delay = RETRY_MS[Math.min(retries++, RETRY_MS.length - 1)];
+        retryTimer = setTimeout(() => {
+          retryTimer = null;
+          if (!stopping) queue?.submit({ full: true });
+        }, delay);
+      }
+    };
+
+    queue = createIndexQueue({
+      run: runJob,
+      onError: (_job, err) => {
+        recordError(state, `index job: ${(err as Error).message}`);
+        log(`index job: ${(err as Error).stack ?? err}`);
+      },
+    });
+    const fences = queue;
+
+    batcher = createBatcher({
+      quietMs: opts.quietMs ?? DEFAULT_QUIET_MS,
+      maxWaitMs: opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
+      onBatch: (b: Batch) => {
+        events.publish({ type: 'changes', ...capPaths([...b.dirs.map((d) => `${d}/`), ...b.paths]) });
+        fences.submit(b);
+      },
+    });
+    const changes = batcher;
+    function pendingWork() {
+      const q = fences.pending();
+      return { paths: q.paths + changes.size(), full: q.full };
+    }
+
+    // The watcher: started now and restarted when ignore rules change (folders
+    // it skipped may now count) or when a vanished repository comes back.
+    const matcher = createIgnoreMatcher(repo);
+    const dbFiles = new Set(['', '-wal', '-shm', '-journal'].map((s) => path.resolve(opts.db) + s));
+    const setWatcher = (s: typeof state.watcher.state, error: string | null) => {
+      state.watcher.state = s;
+      state.watcher.error = error;
+      events.publish({ type: 'watcher', watcher: { ...state.watcher } });
+    };
+    async function stopWatcher(s: 'stopped' | 'error', error: string | null) {
+      const w = watcher;
+      watcher = null;
+      setWatcher(s, error);
+      await w?.close();
+    }
+    function startWatcher() {
+      setWatcher('starting', null);
+      const w = watchRepository(
+        repo,
+        { matcher, exclude: (abs) => dbFiles.has(abs) },
+        {
+          onChange: (change) => {
+            state.watcher.events++;
+            changes.add(change);
+          },
+          onRulesChanged: (rel) => {
+            state.watcher.events++;
+            log(`${rel} changed: re-discovering the repository`);
+            changes.requestFull();
+            if (watcher === w && !stopping) void stopWatcher('stopped', null).then(() => !stopping && startWatcher());
+          },
+          onReady: () => {
+            if (watcher === w) setWatcher('watching', null);
+          },
+          onError: (err) => {
+            recordError(state, `watcher: ${err.message}`);
+            log(`watcher: ${err.message}`);
+            if (watcher === w) {
+              setWatcher('error', err.message);
+              // Events may have been lost: a full incremental run re-checks every file.
+              changes.requestFull();
+            }
+          },
+        },
+      );
+      watcher = w;
+    }
+    const token = newToken();
+    const api = createApi({
+      token,
+      maxBodyBytes: MAX_BODY_BYTES,
+      status,
+      queries,
+      events,
+      building: () => building,
+      progressText: () => progressText(state.indexing),
+      countQuery: (kind, ok) => countQuery(state, kind, ok),
+    });
+    server = await listen(api, { port: opts.port, socket: opts.socket });
+    const info: DaemonInfo = {
+      version: DAEMON_VERSION, pid: process.pid, repo, db: opts.db, host: server.host, port: server.port, socket: server.socket,
+      token, startedAt: startedAt.toISOString(),
+    };
+    writeDaemonInfo(paths.info, info);
+    log(`allot daemon ${DAEMON_VERSION} (pid ${process.pid}) serving ${repo} on ${info.socket ? `unix:${info.socket}` : `${info.host}:${info.port}`}`);
+
+    startWatcher();
+    fences.submit({ full: true });
+
+    let stopped: Promise<void> | null = null;
+    return {
+      info,
+      status,
+      idle: () => fences.idle(),
+      stop(reason = 'stop requested') {
+        stopped ??= (async () => {
+          stopping = true;
+          log(`stopping: ${reason}`);
+          await shutdown();
+          log('stopped');
+        })();
+        return stopped;
+      },
+    };
+  } catch (err) {
+    await shutdown();
+    throw err;
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Public shapes of the daemon: what `daemon.json` holds, what the HTTP API
+ * takes and returns, and the events it streams. Clients (the CLI, the
+ * `allot/client` library, editors) speak in these types; request bodies are
+ * validated by the zod schemas in `requests.ts`, `daemon.json` by `config.ts`.
+ */
+import type { Allocation } from '../allocator/types.ts';
+import type { IndexProgress } from '../indexer/index-repository.ts';
+import type { SearchHit } from '../indexer/retrieve/search.ts';
+import type { CodeObject, Reference, View } from '../indexer/types.ts';
+
+export type { Allocation, SearchHit };
+export type { ContextRequest, SearchRequest } from './requests.ts';
+export type { DaemonInfo } from './config.ts';
+
+/** Every error the API returns has this body, with a matching HTTP status. */
+export interface ApiErrorBody {
+  error: { code: ErrorCode; message: string };
+}
+
+/** Machine-readable error codes and the HTTP status each is sent with. */
+export const ERROR_STATUS = {
+  'bad-json': 400,
+  'invalid-request': 400,
+  unauthorized: 401,
+  'forbidden-host': 403,
+  'forbidden-origin': 403,
+  'forbidden-path': 403,
+  'not-found': 404,
+  'method-not-allowed': 405,
+  'payload-too-large': 413,
+  internal: 500,
+  'index-building': 503,
+  'shutting-down': 503,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** What the index worker is doing. */
+export interface IndexingState {
+  /** `catching-up` while the start-up run (or a recovery run) goes; `indexing` for watcher batches. */
+  state: 'starting' | 'catching-up' | 'indexing' | 'idle' | 'failed';
+  /** True until the start-up run has finished once: results may still be incomplete. */
+  catchingUp: boolean;
+  /** The running batch's progress, or null when idle. */
+  progress: IndexProgress | null;
+  /** Batches run since start (the start-up run included). */
+  batches: number;
+  lastBatch: BatchReport | null;
+}
+
+/** The outcome of one index batch. */
+export interface BatchReport {
+  id: number;
+  /** A whole-repository incremental run rather than a list of paths. */
+  full: boolean;
+  /** How many paths the batch covered (0 for full runs). */
+  paths: number;
+  parsed: number;
+  removed: number;
+  seconds: number;
+  finishedAt: string;
+  /** Null when it succeeded. */
+  error: string | null;
+}
+
+/** Work waiting for the index worker. */
+export interface PendingWork {
+  /** Changed paths not yet handed to the indexer (debouncing or queued behind the running batch). */
+  paths: number;
+  /** A full incremental run is queued. */
+  full: boolean;
+}
+
+export interface WatcherState {
+  state: 'starting' | 'watching' | 'stopped' | 'error';
+  /** Change events received since start. */
+  events: number;
+  error: string | null;
+}
+
+/** `GET /v1/status`. */
+export interface DaemonStatus {
+  version: string;
+  pid: number;
+  repo: string;
+  db: string;
+  startedAt: string;
+  uptimeSeconds: number;
+  /** Counts of the committed index. */
+  index: { files: number; filesByLanguage: Record<string, number>; objects: number; views: number; references: number; resolvedReferences: number };
+  indexing: IndexingState;
+  pending: PendingWork;
+  watcher: WatcherState;
+  queries: { served: number; search: number; context: number; objects: number; files: number; errors: number };
+  lastError: { message: string; at: string } | null;
+}
+
+/** `GET /v1/objects/:id`. */
+export interface ObjectResponse {
+  object: CodeObject;
+  views: View[];
+  references: { from: Reference[]; to: Reference[] };
+}
+
+/** `GET /v1/files?path=...`: the text as indexed. */
+export interface FileResponse {
+  path: string;
+  language: string;
+  lineCount: number;
+  size: number;
+  text: string;
+}
+
+/** Server-sent events of `GET /v1/events` (the SSE `event:` field is `type`, `data:` the JSON of the rest). */
+export type DaemonEvent =
+  | { type: 'hello'; status: DaemonStatus }
+  | { type: 'changes'; paths: string[]; truncated: number }
+  | { type: 'batch'; id: number; full: boolean; paths: number }
+  | { type: 'progress'; id: number; progress: IndexProgress }
+  | { type: 'indexed'; report: BatchReport; paths: string[]; truncated: number }
+  | { type: 'watcher'; watcher: WatcherState }
+  | { type: 'error'; message: string };

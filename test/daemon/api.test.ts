@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { createApi, isLoopbackHost, tokenMatches } from '../../daemon/api.ts';
+import { createEventBus } from '../../daemon/events.ts';
+import type { QueryEngine } from '../../daemon/queries.ts';
+import type { DaemonStatus } from '../../daemon/types.ts';
+
+const TOKEN = 'x'.repeat(43);
+
+function app(over: { building?: boolean } = {}) {
+  const calls: string[] = [];
+  const queries: QueryEngine = {
+    search: (q, k) => (calls.push(`search ${q} ${k}`), []),
+    context: (q, o) => (calls.push(`context ${q} ${o.budget}`), { query: q } as never),
+    object: (id) => (id === '0123456789abcdef' ? ({ object: { id } } as never) : null),
+    file: (p) => (p === 'a.py' ? { path: p, language: 'python', lineCount: 1, size: 2, text: 'x\n' } : p === 'link.py' ? 'forbidden' : null),
+    hasFiles: () => true,
+  };
+  const counted: string[] = [];
+  const api = createApi({
+    token: TOKEN,
+    maxBodyBytes: 1024,
+    status: () => ({ pid: 1 }) as DaemonStatus,
+    queries,
+    events: createEventBus(),
+    building: () => over.building ?? false,
+    progressText: () => 'parse 3/10 files',
+    countQuery: (kind, ok) => counted.push(`${kind} ${ok}`),
+  });
+  const req = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+    api.request(path, { ...init, headers: { host: '127.0.0.1:5000', authorization: `Bearer ${TOKEN}`, ...init.headers } });
+  return { req, calls, counted };
+}
+
+/** Response bodies in these tests are JSON objects of known shape. */
+const json = async (r: Response): Promise<any> => r.json();
+
+const post = (body: string, headers: Record<string, string> = {}) => ({ method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+
+describe('API gates', () => {
+  it('accepts loopback Host headers only', () => {
+    for (const h of ['127.0.0.1', '127.0.0.1:8080', 'localhost', 'LOCALHOST:1', '[::1]:80']) expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of [undefined, '', 'evil.com', 'localhost.evil.com', '127.0.0.1.nip.io', '127.0.0.2', '0.0.0.0:80', 'localhost:80:80']) {
+      expect(isLoopbackHost(h), String(h)).toBe(false);
+    }
+  });
+
+  it('compares bearer tokens', () => {
+    expect(tokenMatches(`Bearer ${TOKEN}`, TOKEN)).toBe(true);
+    expect(tokenMatches(`bearer ${TOKEN}`, TOKEN)).toBe(true);
+    expect(tokenMatches(`Bearer ${TOKEN}x`, TOKEN)).toBe(false);
+    expect(tokenMatches(TOKEN, TOKEN)).toBe(false);
+    expect(tokenMatches(undefined, TOKEN)).toBe(false);
+  });
+
+  it('refuses missing and wrong tokens, foreign hosts and browsers, without CORS headers', async () => {
+    const { req } = app();
+    const missing = await req('/v1/status', { headers: { authorization: '' } });
+    expect(missing.status).toBe(401);
+    expect(await json(missing)).toEqual({ error: { code: 'unauthorized', message: expect.stringMatching(/missing bearer token/) } });
+    expect((await req('/v1/status', { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
+    const host = await req('/v1/status', { headers: { host: 'attacker.example:5000' } });
+    expect(host.status).toBe(403);
+    expect((await json(host)).error.code).toBe('forbidden-host');
+    const origin = await req('/v1/status', { headers: { origin: 'http://attacker.example' } });
+    expect(origin.status).toBe(403);
+    expect(origin.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await req('/v1/search', { method: 'OPTIONS', headers: { authorization: '', origin: 'http://x', 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await req('/v1/status')).status).toBe(200);
+  });
+});
+
+describe('API requests', () => {
+  it('validates bodies: malformed JSON, bad fields, oversized', async () => {
+    const { req, calls, counted } = app();
+    const bad = await req('/v1/search', post('{"query":'));
+    expect(bad.status).toBe(400);
+    expect((await json(bad)).error.code).toBe('bad-json');
+    const invalid = await req('/v1/context', post('{"query":"x","budget":"lots"}'));
+    expect(invalid.status).toBe(400);
+    expect((await json(invalid)).error).toEqual({ code: 'invalid-request', message: expect.stringMatching(/^budget: /) });
+    const big = await req('/v1/search', post(JSON.stringify({ query: 'x'.repeat(2000) })));
+    expect(big.status).toBe(413);
+    expect((await json(big)).error.code).toBe('payload-too-large');
+    expect(calls).toEqual([]);
+    const ok = await req('/v1/search', post('{"query":"cart"}'));
+    expect(ok.status).toBe(200);
+    expect(await json(ok)).toEqual([]);
+    expect(calls).toEqual(['search cart 20']);
+    // the body limit answers before any route: an oversized request is not a query
+    expect(counted).toEqual(['search false', 'context false', 'search true']);
+  });
+
+  it('routes, methods and objects', async () => {
+    const { req } = app();
+    expect((await req('/v1/nothing')).status).toBe(404);
+    expect((await req('/v1/search')).status).toBe(405);
+    expect((await req('/v1/objects/0123456789abcdef')).status).toBe(200);
+    expect((await req('/v1/objects/ffffffffffffffff')).status).toBe(404);
+    expect((await req('/v1/objects/..%2Fetc')).status).toBe(400);
+  });
+
+  it('serves indexed files only, inside the repository', async () => {
+    const { req } = app();
+    expect(await json(await req('/v1/files?path=a.py'))).toMatchObject({ path: 'a.py', text: 'x\n' });
+    expect((await req('/v1/files?path=missing.py')).status).toBe(404);
+    for (const p of ['../etc/passwd', '%2Fetc%2Fpasswd', 'a/..%2F..%2Fx', '', 'link.py']) {
+      const r = await req(`/v1/files?path=${p}`);
+      expect(r.status, p).toBe(403);
+      expect((await json(r)).error.code).toBe('forbidden-path');
+    }
+  });
+
+  it('says the index is being built instead of answering from an empty one', async () => {
+    const { req } = app({ building: true });
+    const r = await req('/v1/context', post('{"query":"x"}'));
+    expect(r.status).toBe(503);
+    expect((await json(r)).error).toEqual({ code: 'index-building', message: expect.stringMatching(/parse 3\/10 files/) });
+    expect((await req('/v1/status')).status).toBe(200);
+  });
+});
