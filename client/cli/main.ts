@@ -7,6 +7,10 @@ import { registerFiles } from './commands/files.ts';
 import { registerIndex } from './commands/index.ts';
 import { registerInventory } from './commands/inventory.ts';
 import { registerSearch } from './commands/search.ts';
+import { registerServe } from './commands/serve.ts';
+import { registerStartStop } from './commands/start.ts';
+import { registerStatus } from './commands/status.ts';
+import { DaemonError, DaemonProcessError, DaemonUnreachable, NoDaemon } from '../lib/index.ts';
 import { UsageError } from './repo.ts';
 import { VERSION } from './version.ts';
 
@@ -24,6 +28,9 @@ export function buildProgram(): Command {
   registerFiles(program);
   registerInventory(program);
   registerEval(program);
+  registerServe(program);
+  registerStartStop(program);
+  registerStatus(program);
   return program;
 }
 
@@ -36,7 +43,7 @@ async function main(argv: string[]): Promise<void> {
       process.stderr.write(`allot: ${err.message}\n`);
       process.exit(130);
     }
-    if (err instanceof UsageError || err instanceof StoreError) {
+    if (err instanceof UsageError || err instanceof StoreError || err instanceof DaemonError || err instanceof DaemonUnreachable || err instanceof NoDaemon || err instanceof DaemonProcessError) {
       process.stderr.write(`allot: ${err.message}\n`);
       process.exit(2);
     }

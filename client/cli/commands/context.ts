@@ -1,12 +1,10 @@
 import type { Command } from 'commander';
-import { buildContext } from '../../../allocator/context.ts';
 import { explain } from '../../../allocator/explain.ts';
 import { packChunks } from '../../../allocator/baseline.ts';
 import { parseAllocateOptions } from '../../../allocator/options.ts';
-import { bm25Retriever } from '../../../indexer/retrieve/bm25.ts';
 import { chunkCandidates } from '../../../indexer/retrieve/chunks.ts';
-import { storeObjectSource } from '../../../indexer/store/object-source.ts';
 import { openStore } from '../../../indexer/store/open.ts';
+import { openQueryRoute } from '../query-route.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
 interface ContextFlags {
@@ -20,6 +18,7 @@ interface ContextFlags {
   quotient: boolean;
   render: boolean;
   baseline?: string;
+  daemon?: boolean;
 }
 
 export function registerContext(program: Command): void {
@@ -36,7 +35,9 @@ export function registerContext(program: Command): void {
     .option('--no-quotient', 'ablation: views compete on their own (fragment-level allocation)')
     .option('--no-render', 'ablation: cut objects at the budget instead of allocating by the formula')
     .option('--baseline <name>', 'baseline instead of allocation: chunk-bm25 (20-line chunks packed in BM25 order)')
-    .action((query: string, flags: ContextFlags, cmd: Command) => {
+    .option('--daemon', "use the repository's daemon, starting it if none runs")
+    .option('--no-daemon', 'answer in-process even when a daemon runs')
+    .action(async (query: string, flags: ContextFlags, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
       let options;
       try {
@@ -49,14 +50,21 @@ export function registerContext(program: Command): void {
       }
       if (flags.baseline !== undefined && flags.baseline !== 'chunk-bm25') throw new UsageError(`unknown baseline "${flags.baseline}" (known: chunk-bm25)`);
       const repo = resolveRepo(global.repo);
-      const db = openStore(resolveDb(repo, global.db), { readonly: true });
-      try {
-        if (flags.baseline) {
+      const dbFile = resolveDb(repo, global.db);
+      if (flags.baseline) {
+        // The baseline is an experiment, not a service: always in-process.
+        const db = openStore(dbFile, { readonly: true });
+        try {
           const packing = packChunks(chunkCandidates(db, query), options.budget, options.tokenizer);
           process.stdout.write(flags.json ? JSON.stringify({ query, ...packing }, null, 2) + '\n' : packing.text + '\n');
-          return;
+        } finally {
+          db.close();
         }
-        const allocation = buildContext(query, bm25Retriever(db), storeObjectSource(db), options);
+        return;
+      }
+      const route = await openQueryRoute(repo, dbFile, flags.daemon);
+      try {
+        const allocation = await route.context(query, options);
         if (flags.json) process.stdout.write(JSON.stringify(allocation, null, 2) + '\n');
         else {
           if (flags.explain) process.stdout.write(explain(allocation) + '\n\n');
@@ -64,7 +72,7 @@ export function registerContext(program: Command): void {
           else process.stdout.write(allocation.text + '\n');
         }
       } finally {
-        db.close();
+        route.close();
       }
     });
 }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { search } from '../../../indexer/retrieve/search.ts';
-import { openStore } from '../../../indexer/store/open.ts';
+import { openQueryRoute } from '../query-route.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
 export function registerSearch(program: Command): void {
@@ -9,13 +8,15 @@ export function registerSearch(program: Command): void {
     .description('ranked views (signature, body, docstring, call site, import, test reference) matching a query')
     .option('--k <n>', 'number of results', (v) => Number.parseInt(v, 10), 20)
     .option('--json', 'print an array of {path, object, kind, view, startLine, endLine, score}')
-    .action((query: string, opts: { k: number; json?: boolean }, cmd: Command) => {
+    .option('--daemon', "use the repository's daemon, starting it if none runs")
+    .option('--no-daemon', 'answer in-process even when a daemon runs')
+    .action(async (query: string, opts: { k: number; json?: boolean; daemon?: boolean }, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
       if (!(opts.k > 0)) throw new UsageError('--k must be a positive number');
       const repo = resolveRepo(global.repo);
-      const db = openStore(resolveDb(repo, global.db), { readonly: true });
+      const route = await openQueryRoute(repo, resolveDb(repo, global.db), opts.daemon);
       try {
-        const hits = search(db, query, opts.k);
+        const hits = await route.search(query, opts.k);
         if (opts.json) {
           process.stdout.write(JSON.stringify(hits, null, 2) + '\n');
           return;
@@ -25,7 +26,7 @@ export function registerSearch(program: Command): void {
           process.stdout.write(`${h.score.toFixed(3).padStart(8)}  ${h.path}:${h.startLine}-${h.endLine}  ${h.object}  [${h.view}]\n`);
         }
       } finally {
-        db.close();
+        route.close();
       }
     });
 }

@@ -1,0 +1,53 @@
+import type { Command } from 'commander';
+import { DaemonRunning, startDaemon } from '../../../daemon/service.ts';
+import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
+
+export interface ListenFlags {
+  socket?: string;
+  port?: number;
+}
+
+export function parsePort(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--port must be 0..65535, got "${v}"`);
+  return n;
+}
+
+/** `allot serve`: the daemon in the foreground (what `allot start` runs detached). */
+export function registerServe(program: Command): void {
+  program
+    .command('serve [repo]')
+    .description('run the daemon in the foreground: keep the index fresh and answer queries over HTTP on 127.0.0.1')
+    .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port')
+    .option('--port <n>', 'loopback TCP port (default: a free one)', parsePort)
+    .action(async (repoArg: string | undefined, flags: ListenFlags, cmd: Command) => {
+      const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
+      const repo = resolveRepo(repoArg ?? global.repo);
+      let daemon;
+      try {
+        daemon = await startDaemon({ repo, db: resolveDb(repo, global.db), port: flags.port, socket: flags.socket });
+      } catch (err) {
+        if (err instanceof DaemonRunning) throw new UsageError(err.message);
+        throw err;
+      }
+      const running = daemon;
+      await new Promise<void>((resolve) => {
+        const stop = (why: string, code: number) => {
+          void running.stop(why).finally(() => {
+            process.exitCode = code;
+            resolve();
+          });
+        };
+        process.once('SIGTERM', () => stop('SIGTERM', 0));
+        process.once('SIGINT', () => stop('SIGINT', 0));
+        process.once('SIGHUP', () => stop('SIGHUP', 0));
+        // A bug must not leave a half-working daemon holding the lock: log it, shut down cleanly, exit non-zero.
+        process.on('uncaughtException', (err) => {
+          process.stderr.write(`${new Date().toISOString()} fatal: ${err.stack ?? err}\n`);
+          stop('uncaught exception', 1);
+        });
+      });
+      // Worker threads and sockets are closed; exit even if some library left a timer behind.
+      process.exit(process.exitCode ?? 0);
+    });
+}

@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import { describeAddress } from '../../../daemon/config.ts';
+import { startDaemonProcess, stopDaemonProcess } from '../../lib/daemon-process.ts';
+import { resolveDb, resolveRepo } from '../repo.ts';
+import { parsePort, type ListenFlags } from './serve.ts';
+
+/** `allot start` and `allot stop`: the daemon in the background. */
+export function registerStartStop(program: Command): void {
+  program
+    .command('start [repo]')
+    .description('start the daemon in the background (logs to <repo>/.allot/daemon.log); finds a running one instead of starting twice')
+    .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port')
+    .option('--port <n>', 'loopback TCP port (default: a free one)', parsePort)
+    .option('--json', 'print the daemon status as JSON')
+    .action(async (repoArg: string | undefined, flags: ListenFlags & { json?: boolean }, cmd: Command) => {
+      const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
+      const repo = resolveRepo(repoArg ?? global.repo);
+      const { info, status, started } = await startDaemonProcess(repo, { db: resolveDb(repo, global.db), socket: flags.socket, port: flags.port });
+      if (flags.json) {
+        process.stdout.write(JSON.stringify({ started, ...status }, null, 2) + '\n');
+        return;
+      }
+      const indexing = status.indexing.catchingUp ? `; indexing in the background (see \`allot status\`)` : '';
+      process.stdout.write(`${started ? 'started' : 'already running:'} allot daemon for ${repo} (pid ${info.pid}, ${describeAddress(info)})${indexing}\n`);
+    });
+
+  program
+    .command('stop [repo]')
+    .description("stop the repository's daemon (it finishes the current transaction and closes the index)")
+    .action(async (repoArg: string | undefined, _flags: unknown, cmd: Command) => {
+      const global = cmd.optsWithGlobals() as { repo?: string };
+      const repo = resolveRepo(repoArg ?? global.repo);
+      const r = await stopDaemonProcess(repo);
+      if (!r) process.stdout.write(`no allot daemon running for ${repo}\n`);
+      else if (r.was === 'stale') process.stdout.write(`no allot daemon running for ${repo} (removed the stale pid file of pid ${r.pid})\n`);
+      else process.stdout.write(`stopped allot daemon for ${repo} (pid ${r.pid})\n`);
+    });
+}

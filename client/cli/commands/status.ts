@@ -1,0 +1,56 @@
+import type { Command } from 'commander';
+import { describeAddress } from '../../../daemon/config.ts';
+import type { DaemonStatus } from '../../../daemon/types.ts';
+import { findDaemon } from '../../lib/daemon-process.ts';
+import { resolveRepo } from '../repo.ts';
+
+function duration(seconds: number): string {
+  const s = Math.floor(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
+  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+}
+
+/** `allot status` for a person. */
+export function formatStatus(s: DaemonStatus, address: string): string {
+  const i = s.index;
+  const langs = Object.entries(i.filesByLanguage).map(([l, n]) => `${l} ${n}`).join(', ');
+  const ix = s.indexing;
+  const progress = ix.progress ? `: ${ix.progress.phase}${ix.progress.total ? ` ${ix.progress.done}/${ix.progress.total} files` : ''}` : '';
+  const last = ix.lastBatch
+    ? `; last batch ${ix.lastBatch.full ? 'full run' : `${ix.lastBatch.paths} path(s)`}, ${ix.lastBatch.parsed} parsed, ${ix.lastBatch.removed} removed, ${ix.lastBatch.seconds.toFixed(2)} s${ix.lastBatch.error ? ` (failed: ${ix.lastBatch.error})` : ''}`
+    : '';
+  const q = s.queries;
+  return [
+    `allot daemon ${s.version} for ${s.repo}`,
+    `  pid         ${s.pid}, up ${duration(s.uptimeSeconds)}, on ${address}`,
+    `  index       ${i.files} files (${langs || 'none'}), ${i.objects} objects, ${i.views} views, ${i.references} references (${i.resolvedReferences} resolved)`,
+    `  indexing    ${ix.state}${progress}${ix.catchingUp ? ' (still catching up: results may be incomplete)' : ''}; ${ix.batches} batch(es)${last}`,
+    `  pending     ${s.pending.paths} path(s)${s.pending.full ? ' + a full run' : ''}`,
+    `  watcher     ${s.watcher.state}${s.watcher.error ? ` (${s.watcher.error})` : ''}, ${s.watcher.events} change event(s)`,
+    `  queries     ${q.served} served (search ${q.search}, context ${q.context}, objects ${q.objects}, files ${q.files}), ${q.errors} error(s)`,
+    `  last error  ${s.lastError ? `${s.lastError.message} (${s.lastError.at})` : 'none'}`,
+  ].join('\n');
+}
+
+export function registerStatus(program: Command): void {
+  program
+    .command('status [repo]')
+    .description("the repository's daemon: pid, uptime, index state, pending work, queries served (exit 1 when none runs)")
+    .option('--json', 'print GET /v1/status as JSON')
+    .action(async (repoArg: string | undefined, flags: { json?: boolean }, cmd: Command) => {
+      const global = cmd.optsWithGlobals() as { repo?: string };
+      const repo = resolveRepo(repoArg ?? global.repo);
+      const found = await findDaemon(repo);
+      if (found.state === 'running') {
+        process.stdout.write((flags.json ? JSON.stringify(found.status, null, 2) : formatStatus(found.status, describeAddress(found.info))) + '\n');
+        return;
+      }
+      const why =
+        found.state === 'starting' ? `pid ${found.pid} holds the lock but does not answer (starting, or hung)` :
+        found.state === 'stale' ? `not running (stale pid file of pid ${found.pid}; \`allot start\` or \`allot stop\` cleans it up)` : 'not running';
+      if (flags.json) process.stdout.write(JSON.stringify({ running: false, state: found.state, repo }, null, 2) + '\n');
+      else process.stdout.write(`allot daemon for ${repo}: ${why}\n`);
+      process.exitCode = 1;
+    });
+}

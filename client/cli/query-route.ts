@@ -1,0 +1,91 @@
+/**
+ * Where `allot search` and `allot context` get their answers: the running
+ * daemon when there is one for this repository and index (started on demand
+ * with `--daemon`), else in-process. Both paths call the same functions
+ * (`search()`, `buildContext()`), so the output is identical.
+ */
+import { buildContext } from '../../allocator/context.ts';
+import type { AllocateOptions } from '../../allocator/options.ts';
+import type { Allocation } from '../../allocator/types.ts';
+import { bm25Retriever } from '../../indexer/retrieve/bm25.ts';
+import { search, type SearchHit } from '../../indexer/retrieve/search.ts';
+import { storeObjectSource } from '../../indexer/store/object-source.ts';
+import { openStore, type DB } from '../../indexer/store/open.ts';
+import { UsageError } from './repo.ts';
+import { createClient, DaemonError, DaemonUnreachable, findDaemon, startDaemonProcess, type AllotClient } from '../lib/index.ts';
+
+export interface QueryRoute {
+  via: 'daemon' | 'in-process';
+  search(query: string, k: number): Promise<SearchHit[]>;
+  context(query: string, options: AllocateOptions): Promise<Allocation>;
+  close(): void;
+}
+
+/** `true`: use the daemon, starting it if needed; `false`: never; undefined: use one if it runs. */
+export type DaemonMode = boolean | undefined;
+
+function inProcess(dbFile: string): QueryRoute {
+  let db: DB | null = null;
+  const open = () => (db ??= openStore(dbFile, { readonly: true }));
+  return {
+    via: 'in-process',
+    search: async (query, k) => search(open(), query, k),
+    context: async (query, options) => buildContext(query, bm25Retriever(open()), storeObjectSource(open()), options),
+    close: () => db?.close(),
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits out a first index build, saying so once on stderr. */
+async function whileBuilding<T>(client: AllotClient, call: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 30 * 60_000;
+  let told = false;
+  for (;;) {
+    try {
+      return await call();
+    } catch (err) {
+      if (!(err instanceof DaemonError && err.code === 'index-building') || Date.now() > deadline) throw err;
+      if (!told) process.stderr.write(`allot: ${err.message.replace(/; try again shortly$/, '')}: waiting\n`);
+      told = true;
+      await sleep(250);
+      await client.status();
+    }
+  }
+}
+
+function viaDaemon(client: AllotClient, fallback: () => QueryRoute): QueryRoute {
+  let local: QueryRoute | null = null;
+  // A daemon that vanished between the lookup and the query is not an error: answer in-process.
+  const guarded = async <T>(remote: () => Promise<T>, here: (r: QueryRoute) => Promise<T>): Promise<T> => {
+    try {
+      return await whileBuilding(client, remote);
+    } catch (err) {
+      if (!(err instanceof DaemonUnreachable)) throw err;
+      local ??= fallback();
+      return here(local);
+    }
+  };
+  return {
+    via: 'daemon',
+    search: (query, k) => guarded(() => client.search({ query, k }), (r) => r.search(query, k)),
+    context: (query, options) => guarded(() => client.context({ query, ...options }), (r) => r.context(query, options)),
+    close: () => {
+      client.close();
+      local?.close();
+    },
+  };
+}
+
+export async function openQueryRoute(repo: string, dbFile: string, mode: DaemonMode): Promise<QueryRoute> {
+  if (mode === false) return inProcess(dbFile);
+  const found = await findDaemon(repo);
+  if (found.state === 'running' && found.info.db === dbFile) return viaDaemon(createClient(repo, found.info), () => inProcess(dbFile));
+  if (mode !== true) return inProcess(dbFile);
+  if (found.state === 'running') {
+    throw new UsageError(`the daemon for ${repo} serves ${found.info.db}, not ${dbFile}; stop it or drop --daemon`);
+  }
+  const { info } = await startDaemonProcess(repo, { db: dbFile });
+  process.stderr.write(`allot: started the daemon for ${repo} (pid ${info.pid})\n`);
+  return viaDaemon(createClient(repo, info), () => inProcess(dbFile));
+}
