@@ -4,10 +4,12 @@ import type { Command } from 'commander';
 import { openStore } from '../../../indexer/store/open.ts';
 import { TOKENIZER_NAMES, type TokenizerName } from '../../../indexer/tokenizer.ts';
 import { DEFAULT_MAX_TASKS, DEFAULT_SEED, generateCrossfileTasks } from '../../eval/generate-crossfile.ts';
-import { pickMethods } from '../../eval/methods.ts';
+import { METHODS, pickMethods } from '../../eval/methods.ts';
 import { progressBar } from '../../eval/progress.ts';
 import { DEFAULT_INDEX_DIR, ensureIndexed, evalDbPath } from '../../eval/repo-index.ts';
 import { DEFAULT_BUDGETS, runCrossfile, type RunOutcome } from '../../eval/run-crossfile.ts';
+import { DEFAULT_ISSUE_BUDGETS, DEFAULT_WORKTREES, runIssues } from '../../eval/run-issues.ts';
+import { SELECTORS } from '../../eval/selectors.ts';
 import { writeJsonl } from '../../eval/tasks.ts';
 import { UsageError } from '../repo.ts';
 
@@ -39,7 +41,7 @@ async function asUsage<T>(f: () => Promise<T> | T): Promise<T> {
     if (err instanceof UsageError) throw err;
     const e = err as Error;
     if (e.name === 'StoreError' || e.name === 'IndexInterrupted') throw err;
-    if (/^(cannot read|repository folder|task |method |unknown method|--methods|.*\.jsonl?:\d+)/.test(e.message)) throw new UsageError(e.message);
+    if (/^(cannot read|repository folder|commit |git archive|task |method |unknown method|--methods|.*\.jsonl?:\d+)/.test(e.message)) throw new UsageError(e.message);
     throw err;
   }
 }
@@ -136,6 +138,44 @@ export function registerEval(program: Command): void {
         const outcome = await asUsage(() => runCrossfile({
           tasksFile, root: path.resolve(flags.root), out: path.resolve(flags.out), methods, budgets, limit: flags.limit,
           resume: !!flags.resume, tokenizer, workers: flags.workers, ...indexPlace(flags), progress: progressBar(),
+          command: `allot eval ${process.argv.slice(process.argv.indexOf('eval') + 1).join(' ')}`, shouldStop: stop.shouldStop,
+        }));
+        finish(outcome, flags.json);
+      } finally {
+        stop.release();
+      }
+    });
+
+  evalCmd
+    .command('issues <tasks>')
+    .description('run issues (SWE-bench format) through the selectors and baselines at each base commit: gold files shown, line shares, tokens')
+    .requiredOption('--mirrors <dir>', 'folder of git directories, <dir>/<owner>+<name>/repo (as the search tool\'s fetch leaves them)')
+    .option('--worktrees <dir>', `one work tree per repository is kept here (default ${DEFAULT_WORKTREES})`)
+    .option('--out <dir>', 'results.jsonl, summary.json, report.md and the chart go here', 'allot-eval/issues')
+    .option('--methods <list>', `comma-separated selectors and baselines (default: all; selectors: ${SELECTORS.map((x) => x.name).join(', ') || 'none yet'})`)
+    .option('--budgets <list>', 'fixed token budgets for the baselines', DEFAULT_ISSUE_BUDGETS.join(','))
+    .option('--limit <n>', 'only the first N issues (a quick run)', int('--limit', 1))
+    .option('--resume', 'keep results.jsonl and skip what it already has')
+    .option('--tokenizer <name>', 'cl100k_base or o200k_base', 'cl100k_base')
+    .option('--index-dir <dir>', `where evaluation indexes live (default ${DEFAULT_INDEX_DIR})`)
+    .option('--workers <n>', 'parser threads', int('--workers', 0))
+    .option('--json', 'print summary.json instead of the file list')
+    .action(async (tasksFile: string, flags: IndexFlags & { mirrors: string; worktrees?: string; out: string; methods?: string; budgets: string; limit?: number; resume?: boolean; tokenizer: string; json?: boolean }) => {
+      const names = flags.methods?.split(',').map((x) => x.trim()).filter(Boolean);
+      const selectors = SELECTORS.filter((x) => !names || names.includes(x.name));
+      const rest = names?.filter((n) => !SELECTORS.some((x) => x.name === n));
+      const methods = names && !rest!.length ? [] : await asUsage(() => pickMethods(rest?.join(','), METHODS));
+      if (!selectors.length && !methods.length) throw new UsageError('--methods names no method');
+      const budgets = budgetsOf(flags.budgets);
+      const tokenizer = tokenizerOf(flags.tokenizer);
+      const mirrors = path.resolve(flags.mirrors);
+      if (!fs.existsSync(mirrors) || !fs.statSync(mirrors).isDirectory()) throw new UsageError(`not a directory: ${flags.mirrors}`);
+      const stop = stopOnSigint();
+      try {
+        const outcome = await asUsage(() => runIssues({
+          tasksFile, mirrors, worktrees: path.resolve(flags.worktrees ?? DEFAULT_WORKTREES), out: path.resolve(flags.out),
+          selectors, methods, budgets, limit: flags.limit, resume: !!flags.resume, tokenizer, workers: flags.workers,
+          indexDir: path.resolve(flags.indexDir ?? DEFAULT_INDEX_DIR), progress: progressBar(),
           command: `allot eval ${process.argv.slice(process.argv.indexOf('eval') + 1).join(' ')}`, shouldStop: stop.shouldStop,
         }));
         finish(outcome, flags.json);

@@ -1,0 +1,168 @@
+/**
+ * `allot eval issues`: the SWE-bench setting used by CQ2-CARE. For each issue,
+ * the repository's work tree is moved to the issue's base commit (tasks in
+ * file order, one tree per repository), the index follows incrementally, and
+ * the selectors and baselines build contexts from the issue text. Metrics:
+ * gold files shown whole, all/none of them, the share of context lines in gold
+ * files and verbatim from the repository, tokens; baselines also at each
+ * issue's selector budget.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openStore } from '../../indexer/store/open.ts';
+import { getTokenizer, type TokenizerName } from '../../indexer/tokenizer.ts';
+import { issueMetrics, type ContextBlock } from './metrics.ts';
+import { methodEnv, type EvalContext, type Method } from './methods.ts';
+import { writeOutputs } from './outputs.ts';
+import type { Progress } from './progress.ts';
+import { ensureIndexed, evalDbPath, type IndexPlace } from './repo-index.ts';
+import { ResultsWriter, readResults, type BudgetKey, type ResultRow } from './results.ts';
+import type { RunOutcome } from './run-crossfile.ts';
+import type { IssueSelector, SelectorResult } from './selectors.ts';
+import { ISSUE_METRICS, summarize, type Cell } from './summary.ts';
+import { readIssueTasks, type IssueTask } from './tasks.ts';
+import { checkoutCommit, mirrorGitDir } from './worktree.ts';
+
+export const DEFAULT_ISSUE_BUDGETS = [8192, 32768];
+export const DEFAULT_WORKTREES = path.join(os.tmpdir(), 'allot-eval-trees');
+
+export interface IssuesRunOptions extends IndexPlace {
+  tasksFile: string;
+  mirrors: string;
+  worktrees: string;
+  out: string;
+  selectors: IssueSelector[];
+  methods: Method[];
+  budgets: number[];
+  limit?: number;
+  resume: boolean;
+  workers?: number;
+  tokenizer?: TokenizerName;
+  progress: Progress;
+  command: string;
+  shouldStop?: () => boolean;
+}
+
+export const ISSUE_DEFINITIONS = [
+  'Task (SWE-bench setting): a real issue; the query is its text as the reporter wrote it; the gold files are those the merged fix modified, as they exist at the base commit (the fix itself is never shown to a method).',
+  'gold-file recall: the share of gold files the context shows whole (every line of the file inside blocks of that path); all gold shown / no gold shown: every gold file shown whole / no block from any gold file.',
+  'gold files touched: the share of gold files with at least one block, whole or not.',
+  'lines in gold files: of the context\'s non-blank lines, the share that are verbatim lines of a gold file; verbatim lines: the share that are verbatim repository lines at the place their block claims (descriptors and anything a method adds are not).',
+  'Budgets: a selector uses its own (`selector\'s own`); baselines run at fixed budgets and at `at selector\'s`, the tokens the selector used on that same issue.',
+  'The repository is indexed at each base commit (one work tree per repository, moved commit to commit; the index follows incrementally).',
+];
+
+const toBlocks = (c: EvalContext | SelectorResult): ContextBlock[] => c.blocks.map((b) => ({ path: b.path, startLine: b.startLine, endLine: b.endLine, text: b.text }));
+
+export async function runIssues(o: IssuesRunOptions): Promise<RunOutcome> {
+  let tasks = readIssueTasks(o.tasksFile);
+  if (o.limit !== undefined) tasks = tasks.slice(0, o.limit);
+  fs.mkdirSync(o.out, { recursive: true });
+  const resultsFile = path.join(o.out, 'results.jsonl');
+  const writer = new ResultsWriter(resultsFile, o.resume);
+  const tokenizer = getTokenizer(o.tokenizer ?? 'cl100k_base');
+  const hasSelector = o.selectors.length > 0;
+  const cells: Cell[] = [
+    ...o.selectors.map((s) => ({ method: s.name, budget: 'own' as BudgetKey })),
+    ...o.methods.flatMap((m) => [...o.budgets.map((b) => ({ method: m.name, budget: b as BudgetKey })), ...(hasSelector ? [{ method: m.name, budget: 'selector' as BudgetKey }] : [])]),
+  ];
+  const needs = (t: IssueTask) => cells.some((c) => !writer.has(t.instance_id, c.method, c.budget));
+  // Resumed selector budgets (tokens the selector used per issue).
+  const selectorTokens = new Map<string, number>();
+  if (hasSelector) for (const r of readResults(resultsFile)) if (r.method === o.selectors[0].name && r.budget === 'own') selectorTokens.set(r.task, r.tokens);
+
+  const byRepo = new Map<string, IssueTask[]>();
+  for (const t of tasks) {
+    const list = byRepo.get(t.repo);
+    if (list) list.push(t);
+    else byRepo.set(t.repo, [t]);
+  }
+  let done = tasks.filter((t) => !needs(t)).length;
+  let computed = 0;
+  let stopped = false;
+  for (const [repo, repoTasks] of byRepo) {
+    if (!repoTasks.some(needs)) continue;
+    if (o.shouldStop?.()) { stopped = true; break; }
+    const gitDir = mirrorGitDir(o.mirrors, repo);
+    const slug = repo.replace('/', '+');
+    const tree = path.join(o.worktrees, slug, 'tree');
+    const gitIndex = path.join(o.worktrees, slug, 'git-index');
+    const dbFile = evalDbPath(tree, o);
+    for (const t of repoTasks) {
+      if (!needs(t)) continue;
+      if (o.shouldStop?.()) { stopped = true; break; }
+      const co = checkoutCommit(gitDir, tree, t.base_commit, gitIndex);
+      if (co.absent.length) o.progress.log(`${t.instance_id}: ${co.absent.length} file(s) absent from the snapshot, left out: ${co.absent.slice(0, 3).join(', ')}${co.absent.length > 3 ? ', ...' : ''}`);
+      await ensureIndexed(tree, dbFile, o.progress, `${repo}@${t.base_commit.slice(0, 8)}`, o.workers);
+      o.progress.start('issues', tasks.length, done);
+      const db = openStore(dbFile);
+      try {
+        const texts = new Map<string, string | null>();
+        const repoText = (p: string) => {
+          if (!texts.has(p)) {
+            const f = path.join(tree, p);
+            texts.set(p, fs.existsSync(f) && fs.statSync(f).isFile() ? fs.readFileSync(f, 'utf8') : null);
+          }
+          return texts.get(p)!;
+        };
+        const rows: ResultRow[] = [];
+        const row = (method: string, budget: BudgetKey, ctx: EvalContext | SelectorResult, latencyMs: number, extra: Record<string, unknown> = {}): ResultRow => ({
+          kind: 'issues', task: t.instance_id, repo: t.repo, method, budget,
+          ...issueMetrics(toBlocks(ctx), t.gold_files, repoText),
+          goldFiles: t.gold_files.length, blocks: ctx.blocks.length, files: new Set(ctx.blocks.map((b) => b.path)).size,
+          tokens: ctx.totalTokens, latencyMs: Math.round(latencyMs * 100) / 100, ...extra,
+        });
+        for (const s of o.selectors) {
+          if (writer.has(t.instance_id, s.name, 'own')) continue;
+          const t0 = performance.now();
+          const res = await s.select(t.problem_statement, { db, repo: tree, tokenizer });
+          rows.push(row(s.name, 'own', res, performance.now() - t0));
+          if (s === o.selectors[0]) selectorTokens.set(t.instance_id, res.totalTokens);
+        }
+        const env = methodEnv(db, tokenizer);
+        for (const m of o.methods) {
+          const budgets: { key: BudgetKey; tokens: number }[] = o.budgets.map((b) => ({ key: b, tokens: b }));
+          if (hasSelector) budgets.push({ key: 'selector', tokens: selectorTokens.get(t.instance_id) ?? 0 });
+          const todo = budgets.filter((b) => !writer.has(t.instance_id, m.name, b.key));
+          if (!todo.length) continue;
+          const shared = env.views(t.problem_statement, null);
+          shared.charged();
+          const t0 = performance.now();
+          const prepared = m.prepare(env, t.problem_statement, null);
+          const prepMs = performance.now() - t0 + shared.charged();
+          for (const b of todo) {
+            const t1 = performance.now();
+            const ctx = prepared(b.tokens);
+            rows.push(row(m.name, b.key, ctx, prepMs + performance.now() - t1, b.key === 'selector' ? { budgetTokens: b.tokens } : {}));
+          }
+        }
+        writer.append(rows);
+        computed += rows.length;
+      } finally {
+        db.close();
+      }
+      o.progress.update(++done, t.instance_id);
+    }
+    o.progress.stop();
+    if (stopped) break;
+  }
+
+  const reference = hasSelector ? o.selectors[0].name : (o.methods.find((m) => m.name === 'file-bm25') ?? o.methods[0]).name;
+  const summary = summarize({
+    kind: 'issues',
+    taskIds: tasks.map((t) => t.instance_id),
+    rows: readResults(resultsFile),
+    cells,
+    metrics: ISSUE_METRICS,
+    reference,
+    referenceBudget: hasSelector ? () => 'own' : (c) => c.budget,
+  });
+  const written = writeOutputs(o.out, summary, {
+    title: 'allot eval: context for issues (SWE-bench setting)',
+    command: o.command,
+    definitions: ISSUE_DEFINITIONS,
+    methods: Object.fromEntries([...o.selectors, ...o.methods].map((m) => [m.name, m.description])),
+  }, 'Gold-file recall by token budget (issues)');
+  return { summary, written, stopped, computed };
+}

@@ -1,0 +1,39 @@
+/**
+ * Issue selectors: methods that choose their own context for an issue (and so
+ * their own budget), such as `allot files` (CQ2-CARE's exact whole files). The
+ * issue runner speaks to them through this one small interface; baselines are
+ * then measured both at fixed budgets and at each issue's selector budget.
+ */
+import type { DB } from '../../indexer/store/open.ts';
+import type { Tokenizer } from '../../indexer/tokenizer.ts';
+
+export interface SelectorBlock {
+  path: string;
+  role: string;
+  startLine: number;
+  endLine: number;
+  tokens: number;
+  text: string;
+}
+
+export interface SelectorResult {
+  blocks: SelectorBlock[];
+  totalTokens: number;
+}
+
+/** What a selector gets besides the issue text: the index of the repository at the issue's commit. */
+export interface SelectorContext {
+  db: DB;
+  /** The work tree, at the issue's base commit. */
+  repo: string;
+  tokenizer: Tokenizer;
+}
+
+export interface IssueSelector {
+  name: string;
+  description: string;
+  select(issue: string, ctx: SelectorContext): SelectorResult | Promise<SelectorResult>;
+}
+
+/** The selectors `allot eval issues` knows; `allot files` joins when `allocator/files/` exports it. */
+export const SELECTORS: readonly IssueSelector[] = [];
