@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { IndexInterrupted } from '../../indexer/index-repository.ts';
 import { StoreError } from '../../indexer/store/open.ts';
+import { registerArbitrate } from './commands/arbitrate.ts';
 import { registerContext } from './commands/context.ts';
 import { registerEval } from './commands/eval.ts';
 import { registerFiles } from './commands/files.ts';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerIndex(program);
   registerSearch(program);
   registerContext(program);
+  registerArbitrate(program);
   registerFiles(program);
   registerInventory(program);
   registerEval(program);
