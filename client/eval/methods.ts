@@ -11,6 +11,7 @@ import type { Allocation } from '../../allocator/types.ts';
 import { bm25Retriever } from '../../indexer/retrieve/bm25.ts';
 import { chunkCandidates } from '../../indexer/retrieve/chunks.ts';
 import { storeObjectSource } from '../../indexer/store/object-source.ts';
+import { getObjects } from '../../indexer/store/read.ts';
 import type { DB } from '../../indexer/store/open.ts';
 import { getTokenizer, type Tokenizer } from '../../indexer/tokenizer.ts';
 import { excludingRetriever, type Exclusion, type SharedRetriever } from './exclusion.ts';
@@ -51,7 +52,14 @@ export interface MethodEnv {
 }
 
 /** A method's work for one query: `render(budget)` after one shared preparation. */
-export type Prepared = (budget: number) => EvalContext;
+export interface Prepared {
+  render(budget: number): EvalContext;
+  /**
+   * What retrieval put before the budget decides: the candidate units (objects of the retrieved views, chunks,
+   * files) with their line spans, so a run can tell retrieval misses from allocation and rendering losses.
+   */
+  retrieved: { path: string; startLine: number; endLine: number }[];
+}
 
 export interface Method {
   name: string;
@@ -93,8 +101,12 @@ function allocation(name: string, description: string, options: AllocateOptionsI
       const retriever = env.views(query, exclusion);
       const source = storeObjectSource(env.db);
       // Retrieval happens here once; every budget then allocates from the memoised candidates.
-      buildContext(query, retriever, source, { ...options, budget: 0 }, env.tokenizer);
-      return (budget) => fromAllocation(buildContext(query, retriever, source, { ...options, budget }, env.tokenizer));
+      const probe = buildContext(query, retriever, source, { ...options, budget: 0 }, env.tokenizer);
+      const objects = getObjects(env.db, probe.trace.positions.map((p) => p.objectId));
+      return {
+        retrieved: [...objects.values()].map((o) => ({ path: o.path, startLine: o.startLine, endLine: o.endLine })),
+        render: (budget) => fromAllocation(buildContext(query, retriever, source, { ...options, budget }, env.tokenizer)),
+      };
     },
   };
 }
@@ -127,7 +139,7 @@ export const METHODS: readonly Method[] = [
     description: 'baseline: 20-line chunks ranked by BM25, packed verbatim in rank order',
     prepare(env, query, exclusion) {
       const chunks = chunkCandidates(env.db, query).filter((c) => !exclusion || c.path !== exclusion.path);
-      return (budget) => packed(chunks, 'chunk', budget, env.tokenizer);
+      return { retrieved: chunks, render: (budget) => packed(chunks, 'chunk', budget, env.tokenizer) };
     },
   },
   {
@@ -140,7 +152,7 @@ export const METHODS: readonly Method[] = [
         if (lines.length > 1 && lines.at(-1) === '') lines.pop();
         return { path: f.path, startLine: 1, endLine: Math.max(1, lines.length), text: lines.join('\n'), score: f.score };
       });
-      return (budget) => packed(files, 'file', budget, env.tokenizer);
+      return { retrieved: files, render: (budget) => packed(files, 'file', budget, env.tokenizer) };
     },
   },
 ];

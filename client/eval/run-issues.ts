@@ -133,7 +133,7 @@ export async function runIssues(o: IssuesRunOptions): Promise<RunOutcome> {
           const prepMs = performance.now() - t0 + shared.charged();
           for (const b of todo) {
             const t1 = performance.now();
-            const ctx = prepared(b.tokens);
+            const ctx = prepared.render(b.tokens);
             rows.push(row(m.name, b.key, ctx, prepMs + performance.now() - t1, b.key === 'selector' ? { budgetTokens: b.tokens } : {}));
           }
         }

@@ -22,6 +22,7 @@ export const CROSSFILE_METRICS: readonly MetricSpec[] = [
   { key: 'recallAtB', label: 'Recall@B', type: 'rate', paired: true, headline: true },
   { key: 'recallAtK', label: 'Recall@K', type: 'rate', paired: true },
   { key: 'deltaRecall', label: 'ΔRecall', type: 'rate' },
+  { key: 'retrievedGold', label: 'retrieved', type: 'rate' },
   { key: 'tokens', label: 'tokens', type: 'count' },
   { key: 'latencyMs', label: 'latency', type: 'ms' },
 ];
