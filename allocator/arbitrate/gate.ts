@@ -74,10 +74,17 @@ export async function arbitrate(defaultText: string, alternativeText: string, op
     ...(i.mismatches.length ? [`${i.mismatches.length} call mismatch(es)`] : []),
     ...(n.unjudged ? ['names cannot be judged'] : n.suspicious.length ? [`${n.suspicious.length} suspicious name(s)`] : []),
   ];
+  // Facts read from an error-recovered tree are not reliable: a program that does not parse is judged by syntax alone.
+  const broken = [def.errorCount ? 'default' : null, alt.errorCount ? 'alternative' : null].filter(Boolean).join(' and ');
+  const unjudged = (type: 'interface' | 'names'): Witness => ({
+    type,
+    direction: 'none',
+    evidence: [{ program: null, line: null, name: null, detail: `not judged: the ${broken} do${broken.includes(' and ') ? '' : 'es'} not parse` }],
+  });
   return decide([
     syntax,
-    interfaceWitness(iDef, iAlt),
-    namesWitness(nDef, nAlt),
+    broken ? unjudged('interface') : interfaceWitness(iDef, iAlt),
+    broken ? unjudged('names') : namesWitness(nDef, nAlt),
     compactnessWitness(def, alt, { default: invalid(def, iDef, nDef), alternative: invalid(alt, iAlt, nAlt) }),
   ]);
 }

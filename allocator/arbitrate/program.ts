@@ -102,13 +102,16 @@ function scan(root: Node, ctx: AnalyzeContext): void {
   const { facts } = ctx;
   let errors = 0;
   let tokens = 0;
+  let errorEnd = -1;
   const cursor = root.walk();
   try {
     for (;;) {
       const type = cursor.nodeType;
       const isDoc = ctx.docstrings.has(cursor.startIndex) && type === 'expression_statement';
-      const node = cursor.nodeIsMissing || type === 'ERROR' ? cursor.currentNode : null;
+      // Errors nested in an ERROR node are part of it: one syntax error per region.
+      const node = (cursor.nodeIsMissing || type === 'ERROR') && cursor.startIndex >= errorEnd ? cursor.currentNode : null;
       if (node) {
+        if (type === 'ERROR') errorEnd = cursor.endIndex;
         errors++;
         if (facts.errors.length < MAX_LISTED_ERRORS) {
           const line = Math.max(1, node.startPosition.row + 1 - ctx.lineOffset);

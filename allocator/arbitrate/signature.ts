@@ -109,7 +109,7 @@ function hasDefault(p: string): boolean {
     }
     if ('([{'.includes(ch)) depth++;
     else if (')]}'.includes(ch)) depth--;
-    else if (ch === '=' && depth === 0 && !'=<>!:'.includes(p[i - 1] ?? '') && p[i + 1] !== '=' && p[i + 1] !== '>') return true;
+    else if (ch === '=' && depth === 0 && !(i > 0 && '=<>!:'.includes(p[i - 1])) && p[i + 1] !== '=' && p[i + 1] !== '>') return true;
   }
   return false;
 }
@@ -171,7 +171,8 @@ function parameterText(signature: string, name: string, language: ArbitrateLangu
   const end = closeOf(s, at, angles);
   if (end < 0) return null;
   const inner = s.slice(at + 1, end - 1);
-  // A comment inside a collapsed head hides where it ends.
+  // A comment inside a collapsed head hides where it ends; a lambda default's commas are not separators.
+  if (language === 'python' && /\blambda\b/.test(inner)) return null;
   if (language === 'python' ? /#/.test(inner.replace(/(["'])(?:\\.|(?!\1).)*\1/g, '')) : /\/\//.test(inner.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, ''))) return null;
   return inner;
 }
