@@ -95,7 +95,9 @@ export function issueSignals(issue: string): IssueSignals {
     } else identifiersFound.set(id, { count: 1, shaped });
   };
   const code = codeParts(issue);
-  for (const part of code) {
+  // Paths in code (traceback frames, commands) are not identifiers: `site-packages/netkit/client.py` names no `client`.
+  const unpathed = (t: string) => t.replace(/(?:[\w.\-@~]*\/)+[\w.\-@]+|\b[\w\-]+\.(?:py|js|ts|tsx|jsx|go|rs|java|rb)\b/g, ' ');
+  for (const part of code.map(unpathed)) {
     for (const m of part.matchAll(IDENT)) addId(m[0], codeShaped(m[0], part.charAt(m.index! + m[0].length)) || /^[.(]|^\s*=/.test(part.slice(m.index! + m[0].length)) || part.charAt(m.index! - 1) === '.');
   }
   const prose = issue.replace(FENCE, ' ').replace(INLINE, ' ').replace(/https?:\/\/\S+/g, ' ');
@@ -134,6 +136,13 @@ export function issueSignals(issue: string): IssueSignals {
       if (!exceptions.includes(m[1])) exceptions.push(m[1]);
       addMessage(m[2]);
     }
+  }
+  // An inline span written as an error report: `InvalidURL: URL has an invalid label.`
+  for (const c of code.filter((c) => !c.includes('\n'))) {
+    const m = /^\s*(?:[\w.]+\.)?([A-Z][A-Za-z0-9]+):\s+(.+)$/.exec(c);
+    if (!m) continue;
+    if (!exceptions.includes(m[1])) exceptions.push(m[1]);
+    addMessage(m[2]);
   }
   for (const m of issue.matchAll(QUOTED)) addMessage(m[1] ?? m[2] ?? m[3]);
   return { frames, paths, identifiers: identifiersFound, codeLines, dotted, messages, exceptions };

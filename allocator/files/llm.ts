@@ -41,7 +41,7 @@ export class LlmError extends Error {
 
 /**
  * The endpoint configured by `ALLOT_LLM_URL`, `ALLOT_LLM_MODEL` and `ALLOT_LLM_API_KEY`
- * (optional `ALLOT_LLM_TIMEOUT_MS`), or null when no URL is set.
+ * (optional: `ALLOT_LLM_TIMEOUT_MS` per attempt, `ALLOT_LLM_RETRIES`), or null when no URL is set.
  */
 export function llmConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LlmConfig | null {
   const url = env.ALLOT_LLM_URL?.trim();
@@ -49,11 +49,13 @@ export function llmConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LlmConfi
   const model = env.ALLOT_LLM_MODEL?.trim();
   if (!model) throw new LlmError('ALLOT_LLM_URL is set but ALLOT_LLM_MODEL is not: name the model to ask', 'config');
   const timeout = env.ALLOT_LLM_TIMEOUT_MS ? Number(env.ALLOT_LLM_TIMEOUT_MS) : undefined;
+  const retries = env.ALLOT_LLM_RETRIES ? Number(env.ALLOT_LLM_RETRIES) : undefined;
   return {
     url,
     model,
     ...(env.ALLOT_LLM_API_KEY ? { apiKey: env.ALLOT_LLM_API_KEY } : {}),
     ...(timeout && timeout > 0 ? { timeoutMs: timeout } : {}),
+    ...(retries !== undefined && Number.isInteger(retries) && retries >= 0 ? { retries } : {}),
   };
 }
 
