@@ -93,12 +93,15 @@ export interface IssueMetrics {
 /**
  * Issue metrics for one context. `repoText(path)` gives a file's text at the task's commit (null when absent);
  * a context line is verbatim when it equals (normalised) a line of its block's file within the block's span;
- * descriptors and anything else a method adds are context lines that are not verbatim.
+ * descriptors and anything else a method adds are context lines that are not verbatim. When the whole rendered
+ * `context` is given, its non-blank lines beyond those of the blocks' texts (headers a renderer puts outside
+ * the blocks) count as context lines too.
  */
 export function issueMetrics(
   blocks: readonly ContextBlock[],
   goldFiles: readonly string[],
   repoText: (path: string) => string | null,
+  context?: string,
 ): IssueMetrics {
   const gold = new Set(goldFiles);
   const fileLines = new Map<string, string[] | null>();
@@ -126,6 +129,7 @@ export function issueMetrics(
       }
     }
   }
+  if (context !== undefined) contextLines = Math.max(contextLines, normalizedLines(context).filter((l) => l !== '').length);
   let whole = 0;
   let touched = 0;
   for (const g of gold) {

@@ -109,7 +109,7 @@ export async function runIssues(o: IssuesRunOptions): Promise<RunOutcome> {
         const rows: ResultRow[] = [];
         const row = (method: string, budget: BudgetKey, ctx: EvalContext | SelectorResult, latencyMs: number, extra: Record<string, unknown> = {}): ResultRow => ({
           kind: 'issues', task: t.instance_id, repo: t.repo, method, budget,
-          ...issueMetrics(toBlocks(ctx), t.gold_files, repoText),
+          ...issueMetrics(toBlocks(ctx), t.gold_files, repoText, ctx.text),
           goldFiles: t.gold_files.length, blocks: ctx.blocks.length, files: new Set(ctx.blocks.map((b) => b.path)).size,
           tokens: ctx.totalTokens, latencyMs: Math.round(latencyMs * 100) / 100, ...extra,
         });

@@ -4,6 +4,8 @@
  * issue runner speaks to them through this one small interface; baselines are
  * then measured both at fixed budgets and at each issue's selector budget.
  */
+import { selectFiles } from '../../allocator/files/select.ts';
+import { storeFileSource } from '../../indexer/store/file-source.ts';
 import type { DB } from '../../indexer/store/open.ts';
 import type { Tokenizer } from '../../indexer/tokenizer.ts';
 
@@ -19,6 +21,8 @@ export interface SelectorBlock {
 export interface SelectorResult {
   blocks: SelectorBlock[];
   totalTokens: number;
+  /** The whole rendered context, when the blocks' texts leave out what joins them (headers). */
+  text?: string;
 }
 
 /** What a selector gets besides the issue text: the index of the repository at the issue's commit. */
@@ -35,5 +39,14 @@ export interface IssueSelector {
   select(issue: string, ctx: SelectorContext): SelectorResult | Promise<SelectorResult>;
 }
 
-/** The selectors `allot eval issues` knows; `allot files` joins when `allocator/files/` exports it. */
-export const SELECTORS: readonly IssueSelector[] = [];
+/** The selectors `allot eval issues` knows. */
+export const SELECTORS: readonly IssueSelector[] = [
+  {
+    name: 'files',
+    description: 'allot files (CQ2-CARE): exact whole files chosen by agreeing answers of the offline localizer (no model asked), typed evidence spans, verbatim, within its own budget (at most 80K)',
+    async select(issue, ctx) {
+      const sel = await selectFiles(issue, storeFileSource(ctx.db, ctx.repo), { tokenizer: ctx.tokenizer.name });
+      return { blocks: sel.blocks, totalTokens: sel.totalTokens, text: sel.text };
+    },
+  },
+];

@@ -121,6 +121,24 @@ describe('allot eval issues', () => {
     expect(again.stdout).toMatch(/^2 tasks, 0 new rows/);
   });
 
+  it('runs allot files (the selector) at its own budget and the baselines at its budget too', () => {
+    const r = allot(['eval', 'issues', 'issues.jsonl', '--mirrors', 'mirrors', '--worktrees', 'trees', '--index-dir', 'idx', '--out', 'out-files',
+      '--methods', 'files,file-bm25', '--budgets', '4096'], { cwd: root });
+    expect(r.status).toBe(0);
+    const res = rows(path.join(root, 'out-files/results.jsonl'));
+    expect(res.map((x) => [x.task, x.method, x.budget])).toEqual([
+      ['acme__shop-1', 'files', 'own'], ['acme__shop-1', 'file-bm25', 4096], ['acme__shop-1', 'file-bm25', 'selector'],
+      ['acme__shop-2', 'files', 'own'], ['acme__shop-2', 'file-bm25', 4096], ['acme__shop-2', 'file-bm25', 'selector'],
+    ]);
+    for (const x of res.filter((y) => y.method === 'files')) {
+      expect(x.tokens).toBeGreaterThan(0);
+      expect(x.verbatimShare).toBeGreaterThan(0);
+      expect(x.verbatimShare).toBeLessThan(1); // its block headers are context lines too
+    }
+    const summary = JSON.parse(fs.readFileSync(path.join(root, 'out-files/summary.json'), 'utf8'));
+    expect(summary).toMatchObject({ reference: 'files', budgets: ['own', 4096, 'selector'] });
+  });
+
   it('measures a selector at its own budget and the baselines at the same budget per issue', async () => {
     const seen: string[] = [];
     const selector: IssueSelector = {

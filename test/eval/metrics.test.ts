@@ -70,6 +70,13 @@ describe('issue metrics', () => {
     expect(issueMetrics([], ['src/a.py'], text)).toMatchObject({ noGold: true, contextLines: 0, verbatimShare: 0 });
   });
 
+  it('headers a renderer puts outside the blocks count as context lines that are not verbatim', () => {
+    const blocks = [{ path: 'src/b.py', startLine: 1, endLine: 3, text: 'x = 1\ny = 2\nz = 3\n' }];
+    const context = '## src/b.py (whole file)\nx = 1\ny = 2\nz = 3\n';
+    expect(issueMetrics(blocks, ['src/b.py'], text, context)).toMatchObject({ contextLines: 4, verbatimShare: 0.75, goldLineShare: 0.75, goldFileRecall: 1 });
+    expect(issueMetrics(blocks, ['src/b.py'], text, 'x = 1\ny = 2\nz = 3')).toMatchObject({ contextLines: 3, verbatimShare: 1 });
+  });
+
   it('a line claimed from a span it is not in is not verbatim', () => {
     const m = issueMetrics([{ path: 'src/b.py', startLine: 1, endLine: 1, text: 'z = 3' }], ['src/b.py'], text);
     expect(m.verbatimShare).toBe(0);
