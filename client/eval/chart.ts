@@ -29,7 +29,7 @@ const DASHES = ['', '6 3', '2 3', '8 3 2 3'];
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const f = (v: number) => (Math.round(v * 10) / 10).toString();
 
-/** The chart as an SVG document; y runs over 0..100% (rates). */
+/** The chart as an SVG document; y is a rate, from 0 to the next 10% above the highest interval. */
 export function lineChartSvg(spec: ChartSpec): string {
   const W = 760;
   const H = 440;
@@ -40,16 +40,24 @@ export function lineChartSvg(spec: ChartSpec): string {
   const pw = W - left - right;
   const ph = H - top - bottom;
   const n = spec.x.length;
-  const xAt = (i: number) => left + (n <= 1 ? pw / 2 : (i * pw) / (n - 1));
-  const yAt = (v: number) => top + ph - Math.max(0, Math.min(1, v)) * ph;
+  const inset = 28;
+  const xAt = (i: number) => left + inset + (n <= 1 ? (pw - 2 * inset) / 2 : (i * (pw - 2 * inset)) / (n - 1));
+  // The y axis ends at the next 10% above the highest interval (at least 20%), so low rates stay readable.
+  const highest = Math.max(0, ...spec.series.flatMap((s) => s.points.map((p) => (p ? p.high : 0))));
+  const yMax = Math.min(1, Math.max(0.2, Math.ceil((highest + 0.02) * 10) / 10));
+  const yAt = (v: number) => top + ph - (Math.max(0, Math.min(yMax, v)) / yMax) * ph;
+  // Series with equal values would hide one another: each is shifted by a pixel or two.
+  const nudge = (k: number) => (k - (spec.series.length - 1) / 2) * 2;
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="Helvetica, Arial, sans-serif" font-size="12">`);
   out.push(`<rect width="${W}" height="${H}" fill="#ffffff"/>`);
   out.push(`<text x="${left + pw / 2}" y="24" text-anchor="middle" font-size="15" font-weight="bold">${esc(spec.title)}</text>`);
-  for (let p = 0; p <= 100; p += 20) {
-    const y = yAt(p / 100);
+  const step = yMax <= 0.5 ? 0.05 : 0.1;
+  for (let k = 0; k * step <= yMax + 1e-9; k++) {
+    const v = k * step;
+    const y = yAt(v);
     out.push(`<line x1="${left}" y1="${f(y)}" x2="${left + pw}" y2="${f(y)}" stroke="#e5e5e5"/>`);
-    out.push(`<text x="${left - 8}" y="${f(y + 4)}" text-anchor="end" fill="#444">${p}%</text>`);
+    out.push(`<text x="${left - 8}" y="${f(y + 4)}" text-anchor="end" fill="#444">${Math.round(v * 100)}%</text>`);
   }
   out.push(`<line x1="${left}" y1="${top}" x2="${left}" y2="${top + ph}" stroke="#888"/>`);
   out.push(`<line x1="${left}" y1="${top + ph}" x2="${left + pw}" y2="${top + ph}" stroke="#888"/>`);
@@ -62,7 +70,7 @@ export function lineChartSvg(spec: ChartSpec): string {
   spec.series.forEach((s, k) => {
     const color = PALETTE[k % PALETTE.length];
     const dash = s.dashed ? '6 3' : DASHES[Math.floor(k / PALETTE.length) % DASHES.length];
-    const pts = s.points.map((p, i) => (p ? { x: xAt(i), y: yAt(p.y), lo: yAt(p.low), hi: yAt(p.high) } : null));
+    const pts = s.points.map((p, i) => (p ? { x: xAt(i) + nudge(k), y: yAt(p.y), lo: yAt(p.low), hi: yAt(p.high) } : null));
     const path = pts.filter((p): p is NonNullable<typeof p> => p !== null).map((p) => `${f(p.x)},${f(p.y)}`).join(' ');
     out.push(`<g stroke="${color}" fill="${color}">`);
     if (path) out.push(`<polyline points="${path}" fill="none" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`);
