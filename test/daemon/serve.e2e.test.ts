@@ -10,8 +10,11 @@ import { storeObjectSource } from '../../indexer/store/object-source.ts';
 import { openStore } from '../../indexer/store/open.ts';
 import type { DaemonEvent } from '../../daemon/types.ts';
 import { allot } from '../helpers/cli.ts';
-import { allotAsync, raw, serve, settled, waitFor, type Served } from '../helpers/daemon.ts';
+import { allotAsync, killDaemons, raw, serve, type Served, settled, waitFor } from '../helpers/daemon.ts';
 import { checkConsistency, copyFixture, tempDir } from '../helpers/repo.ts';
+
+// whatever happens, no daemon outlives this file
+afterAll(killDaemons);
 
 let repo: string;
 let d: Served;

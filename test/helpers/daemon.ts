@@ -8,6 +8,27 @@ import { PROJECT } from './repo.ts';
 
 export const BIN = path.join(PROJECT, 'client/bin/allot.js');
 
+/** Daemons the tests started, killed by `killDaemons()` whatever happened (a timed-out test skips its own cleanup). */
+const spawned = new Set<number>();
+
+/** Remembers a daemon pid for `killDaemons()`. */
+export function track(pid: number): number {
+  spawned.add(pid);
+  return pid;
+}
+
+/** Kills (SIGKILL) every tracked daemon still alive. For afterAll hooks. */
+export function killDaemons(): void {
+  for (const pid of spawned) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+  spawned.clear();
+}
+
 /** Runs the real `allot` command without blocking (several can run at once). */
 export function allotAsync(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -19,6 +40,9 @@ export function allotAsync(args: string[], opts: { cwd?: string; env?: Record<st
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
+
+/** Thrown by a `waitFor` check to stop waiting at once (the condition can no longer come true). */
+export class GiveUp extends Error {}
 
 /**
  * Polls `check` until it returns something truthy, or fails after `timeoutMs`
@@ -38,6 +62,7 @@ export async function waitFor<T>(
       if (v) return v;
       last = v;
     } catch (err) {
+      if (err instanceof GiveUp) throw err;
       last = err;
     }
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
@@ -60,6 +85,7 @@ export interface Served {
 /** Starts `allot serve <repo>` as a child process and waits until it answers. */
 export async function serve(repo: string, args: string[] = [], env: Record<string, string> = {}): Promise<Served> {
   const child = spawn(process.execPath, [BIN, 'serve', repo, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  track(child.pid!);
   let log = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (log += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (log += d));
@@ -67,7 +93,7 @@ export async function serve(repo: string, args: string[] = [], env: Record<strin
   let gone = false;
   void exited.then(() => (gone = true));
   const info = await waitFor(() => {
-    if (gone) throw new Error(`daemon exited: ${log}`);
+    if (gone) throw new GiveUp(`the daemon exited before answering: ${log}`);
     const i = readDaemonInfo(daemonPaths(repo).info);
     return i && i.pid === child.pid ? i : null;
   }, `daemon.json of pid ${child.pid}`);

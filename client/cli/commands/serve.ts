@@ -23,6 +23,9 @@ export function registerServe(program: Command): void {
     .action(async (repoArg: string | undefined, flags: ListenFlags, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
       const repo = resolveRepo(repoArg ?? global.repo);
+      // Whoever read our output may be gone (a closed terminal or pipe): a
+      // daemon must not die, or spin on errors, because its log cannot be written.
+      for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
       let daemon;
       try {
         daemon = await startDaemon({ repo, db: resolveDb(repo, global.db), port: flags.port, socket: flags.socket });
@@ -42,7 +45,10 @@ export function registerServe(program: Command): void {
         process.once('SIGINT', () => stop('SIGINT', 0));
         process.once('SIGHUP', () => stop('SIGHUP', 0));
         // A bug must not leave a half-working daemon holding the lock: log it, shut down cleanly, exit non-zero.
+        let fatal = false;
         process.on('uncaughtException', (err) => {
+          if (fatal) return;
+          fatal = true;
           process.stderr.write(`${new Date().toISOString()} fatal: ${err.stack ?? err}\n`);
           stop('uncaught exception', 1);
         });

@@ -1,0 +1,91 @@
+// A `git checkout` that rewrites thousands of files under a running daemon:
+// absorbed as one batch, and afterwards the index equals a fresh index.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { indexRepository } from '../../indexer/index-repository.ts';
+import { openStore } from '../../indexer/store/open.ts';
+import { isSettled, killDaemons, serve, settled, waitFor } from '../helpers/daemon.ts';
+import { checkConsistency, dumpIndex, tempDir, writeTree } from '../helpers/repo.ts';
+
+// whatever happens, no daemon outlives this file
+afterAll(killDaemons);
+
+/** Files on the branch checked out last: the checkout rewrites or creates all of them. */
+const FILES = 2000;
+/** Files on the starting branch (kept small so the start-up index is quick): rewritten or deleted by the checkout. */
+const BASE = 300;
+const dirs: string[] = [];
+afterAll(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+function git(repo: string, ...args: string[]): void {
+  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+}
+
+function tree(variant: string, from: number, to: number): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = from; i < to; i++) {
+    files[`src/p${i % 25}/m${i}.py`] = `def ${variant}_${i}(x):\n    """${variant} step ${i}."""\n    return x + ${i}\n\n\nclass ${variant[0].toUpperCase()}${variant.slice(1)}${i}:\n    def run(self):\n        return ${variant}_${i}(1)\n`;
+  }
+  return files;
+}
+
+describe('git checkout storm', () => {
+  it(`absorbs a checkout writing ${FILES} files as one batch, ending equal to a fresh index`, { timeout: 120_000 }, async () => {
+    const repo = fs.realpathSync(tempDir('allot-storm-'));
+    dirs.push(repo);
+    git(repo, 'init', '-q', '-b', 'main');
+    writeTree(repo, tree('alpha', 0, BASE));
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'alpha');
+    git(repo, 'checkout', '-q', '-b', 'beta');
+    // beta rewrites the first BASE - 50 files, deletes 50, and creates the rest, some in new folders
+    fs.rmSync(path.join(repo, 'src'), { recursive: true });
+    writeTree(repo, { ...tree('beta', 0, BASE - 50), ...tree('beta', BASE, FILES - 100), ...Object.fromEntries(Object.entries(tree('gamma', FILES, FILES + 150)).map(([p, t]) => [p.replace('src/', 'extra/'), t])) });
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'beta');
+    git(repo, 'checkout', '-q', 'main');
+
+    const d = await serve(repo);
+    try {
+      const before = await settled(d.client, 40_000);
+      expect(before.index.files).toBe(BASE);
+
+      git(repo, 'checkout', '-q', 'beta');
+      // the fresh index of the tree after the storm, built outside the repository
+      const freshDir = tempDir('allot-storm-fresh-');
+      dirs.push(freshDir);
+      const fresh = openStore(path.join(freshDir, 'index.db'));
+      await indexRepository({ repo, db: fresh });
+      const expected = dumpIndex(fresh);
+      fresh.close();
+
+      const after = await waitFor(
+        async () => {
+          const s = await d.client.status();
+          if (!isSettled(s) || s.indexing.batches === before.indexing.batches) return null;
+          const db = openStore(path.join(repo, '.allot/index.db'), { readonly: true });
+          try {
+            return isDeepStrictEqual(dumpIndex(db), expected) ? s : null;
+          } finally {
+            db.close();
+          }
+        },
+        'the index to equal a fresh index of the checked-out tree',
+        60_000,
+        250,
+      );
+      expect(after.index.files).toBe(FILES);
+      expect(after.indexing.batches - before.indexing.batches).toBe(1);
+      expect(after.indexing.lastBatch).toMatchObject({ full: true, parsed: FILES, removed: 50, error: null });
+      const db = openStore(path.join(repo, '.allot/index.db'), { readonly: true });
+      expect(checkConsistency(db)).toEqual([]);
+      db.close();
+    } finally {
+      await d.stop();
+    }
+  });
+});
