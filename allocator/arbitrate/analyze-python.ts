@@ -129,7 +129,7 @@ export function analyzePython(root: Node, ctx: AnalyzeContext): void {
     if (args.type === 'generator_expression') positional = 1;
     else {
       for (const a of args.namedChildren) {
-        if (a.type === 'comment') continue;
+        if (a.type === 'comment' || a.type === 'line_continuation') continue;
         if (a.type === 'keyword_argument') keywords.push(a.childForFieldName('name')?.text ?? '');
         else if (a.type === 'list_splat' || a.type === 'dictionary_splat') spread = true;
         else positional++;

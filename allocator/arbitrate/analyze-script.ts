@@ -266,6 +266,10 @@ export function analyzeScript(root: Node, ctx: AnalyzeContext): void {
         visit(value, null, selfClass);
         return;
       }
+      case 'formal_parameters':
+        // Parameter lists outside functions: function types, call and construct signatures.
+        parameters(node, selfClass);
+        return;
       case 'import_statement':
         importStatement(node);
         return;

@@ -32,57 +32,80 @@ interface Callee {
   where: string;
 }
 
-function preserving(decorators: string[]): boolean {
-  return decorators.every((d) => PRESERVING_DECORATORS.has(d.replace(/\(.*$/s, '').split('.').at(-1)!.trim()));
+const decoratorName = (d: string) => d.replace(/\(.*$/s, '').split('.').at(-1)!.trim();
+
+/**
+ * The parameters of a function from its declaration head, or null when they
+ * are not known: a decorator that may change them, an unreadable head.
+ * A method's first parameter is its receiver whatever its name, unless it is a static method.
+ */
+export function functionParams(signature: string, name: string, language: ArbitrateLanguage, decorators: string[], isMethod: boolean): Params | null {
+  const names = decorators.map(decoratorName);
+  if (!names.every((d) => PRESERVING_DECORATORS.has(d))) return null;
+  const receiver = language !== 'python' ? 'none' : !isMethod ? 'named' : names.includes('staticmethod') ? 'none' : 'first';
+  const params = parseParams(signature, name, language, receiver);
+  if (params && isMethod && language === 'python') {
+    // A class method's receiver is the class however it is named; `__new__` is a static method that takes the class explicitly.
+    if (names.includes('classmethod')) params.receiver = 'cls';
+    else if (name === '__new__') params.receiver = 'self';
+  }
+  return params;
 }
 
 function isLanguage(l: string): l is ArbitrateLanguage {
   return (ARBITRATE_LANGUAGES as readonly string[]).includes(l);
 }
 
-function localCallees(defs: LocalDef[], program: ProgramFacts, via: CallVia, isNew: boolean): Callee[] {
+/** `asMethods`: the definitions are methods even without a class in the program (a method candidate). */
+function localCallees(defs: LocalDef[], program: ProgramFacts, via: CallVia, isNew: boolean, asMethods = false): Callee[] {
   const out: Callee[] = [];
   for (const d of defs) {
     const where = `line ${d.line} of the program`;
     if (d.kind === 'function') {
-      out.push({ params: preserving(d.decorators) ? parseParams(d.signature, d.name, program.language) : null, via, language: program.language, where });
+      out.push({ params: functionParams(d.signature, d.name, program.language, d.decorators, asMethods || d.className !== null), via, language: program.language, where });
       continue;
     }
     if (program.language !== 'python' && !isNew) {
       out.push({ params: null, via, language: program.language, where });
       continue;
     }
-    const ctor = constructorOf(program.defs.filter((m) => m.className === d.name && m.kind === 'function'), program.language);
-    out.push(
-      ctor && preserving(ctor.decorators)
-        ? { params: parseParams(ctor.signature, ctor.name, program.language), via: 'instance', language: program.language, where: `line ${ctor.line} of the program` }
-        : { params: null, via, language: program.language, where },
-    );
+    const ctors = constructorsOf(program.defs.filter((m) => m.className === d.name && m.kind === 'function'), program.language);
+    if (!ctors.length) out.push({ params: null, via, language: program.language, where });
+    for (const c of ctors) {
+      const params = functionParams(c.signature, c.name, program.language, c.decorators, true);
+      out.push({ params, via: 'instance', language: program.language, where: `line ${c.line} of the program` });
+    }
   }
   return out;
 }
 
-function constructorOf<T extends { name: string }>(members: T[], language: ArbitrateLanguage): T | undefined {
-  if (language === 'python') return members.find((m) => m.name === '__init__') ?? members.find((m) => m.name === '__new__');
-  return members.find((m) => m.name === 'constructor');
+/** A class's constructors: every `__init__` (else every `__new__`), every `constructor` overload. */
+function constructorsOf<T extends { name: string }>(members: T[], language: ArbitrateLanguage): T[] {
+  if (language !== 'python') return members.filter((m) => m.name === 'constructor');
+  const init = members.filter((m) => m.name === '__init__');
+  return init.length ? init : members.filter((m) => m.name === '__new__');
 }
 
 function repoCallees(objects: CodeObject[], scope: Scope, via: CallVia, isNew: boolean): Callee[] {
-  return objects.map((o): Callee => {
+  return objects.flatMap((o): Callee[] => {
     const language = o.language;
     const where = `${o.path}:${o.startLine}`;
-    if (!isLanguage(language)) return { params: null, via, language: scope.language, where };
+    if (!isLanguage(language)) return [{ params: null, via, language: scope.language, where }];
     if (o.kind === 'function' || o.kind === 'method') {
-      const params = preserving(scope.repo.decorators(o)) ? parseParams(o.signature, o.name, language) : null;
-      return { params, via, language, where };
+      return [{ params: functionParams(o.signature, o.name, language, scope.repo.decorators(o), o.kind === 'method'), via, language, where }];
     }
     if (o.kind === 'class' && (language === 'python' || isNew)) {
-      const ctor = constructorOf(scope.repo.index.members(o.id), language);
-      if (ctor && preserving(scope.repo.decorators(ctor))) {
-        return { params: parseParams(ctor.signature, ctor.name, language), via: language === 'python' ? 'instance' : 'plain', language, where: `${ctor.path}:${ctor.startLine}` };
+      const ctors = constructorsOf(scope.repo.index.members(o.id), language);
+      if (ctors.length) {
+        return ctors.map((c): Callee => ({
+          params: functionParams(c.signature, c.name, language, scope.repo.decorators(c), true),
+          via: language === 'python' ? 'instance' : 'plain',
+          language,
+          where: `${c.path}:${c.startLine}`,
+        }));
       }
     }
-    return { params: null, via, language, where };
+    return [{ params: null, via, language, where }];
   });
 }
 
@@ -108,14 +131,14 @@ function calleesOf(call: CallSite, program: ProgramFacts, scope: Scope): Callee[
       if (own.length) return localCallees(own, program, 'instance', false);
     }
     const t = scope.target;
-    if (!t?.cls || (cls !== null && cls !== t.cls.name)) return null;
+    if (!t?.selfClass || (cls !== null && cls !== t.selfClass.name)) return null;
     // The method being replaced calling itself: the candidate's own definition is the one that counts.
-    if (cls === null && t.symbol?.name === call.name) {
+    if (cls === null && t.cls && t.symbol?.name === call.name) {
       const own = program.defs.filter((d) => d.className === null && d.name === call.name && d.kind === 'function');
-      if (own.length) return localCallees(own, program, 'instance', false);
+      if (own.length) return localCallees(own, program, 'instance', false, true);
     }
-    const members = scope.repo.member(t.cls, call.name);
-    return members.length ? repoCallees(members, scope, 'instance', false) : null;
+    const members = scope.repo.inheritedMember(t.selfClass, call.name);
+    return members?.length ? repoCallees(members, scope, 'instance', false) : null;
   }
   if (call.qualifier === '?') return null;
   const [head, ...rest] = call.qualifier.split('.');

@@ -13,6 +13,7 @@ import { languageOf } from '../../indexer/languages/registry.ts';
 import type { CodeObject } from '../../indexer/types.ts';
 import { JS_GLOBAL_VALUES, TS_GLOBAL_TYPES } from './builtins/javascript.ts';
 import { PYTHON_BUILTINS } from './builtins/python.ts';
+import { TS_LIB_NAMES } from './builtins/typescript-lib.ts';
 import type { ImportRecord, ProgramFacts } from './facts.ts';
 import type { Repo, Scope } from './scope.ts';
 import type { ArbitrateLanguage, Evidence, Witness } from './types.ts';
@@ -32,7 +33,7 @@ function family(l: string): 'python' | 'script' | 'other' {
 }
 
 function isBuiltin(name: string, language: ArbitrateLanguage): boolean {
-  return language === 'python' ? PYTHON_BUILTINS.has(name) : JS_GLOBAL_VALUES.has(name) || TS_GLOBAL_TYPES.has(name);
+  return language === 'python' ? PYTHON_BUILTINS.has(name) : JS_GLOBAL_VALUES.has(name) || TS_GLOBAL_TYPES.has(name) || TS_LIB_NAMES.has(name);
 }
 
 /** Names wildcard imports provide (their modules' bindings, transitively), or why they cannot be known. */

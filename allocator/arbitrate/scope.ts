@@ -30,6 +30,8 @@ export interface TargetFile {
   symbol: CodeObject | null;
   /** The class the replaced symbol belongs to (a method's class). */
   cls: CodeObject | null;
+  /** The class whose `self`/`this` the symbol sees: its own class, or that of the method it is nested in. */
+  selfClass: CodeObject | null;
 }
 
 const MAX_HOPS = 4;
@@ -151,12 +153,18 @@ export class Repo {
       bindings: new Set([...full.bindingLines].filter(([, lines]) => lines.some(outside)).map(([name]) => name)),
       imports: full.imports.filter((r) => outside(r.line)),
     };
+    let selfClass: CodeObject | null = null;
+    for (let o = parent; o && !selfClass; o = o.parentId ? objects.find((x) => x.id === o!.parentId) ?? null : null) {
+      if (CLASS_KINDS.has(o.kind)) selfClass = o;
+      else if (o.kind !== 'function' && o.kind !== 'method') break;
+    }
     const target: TargetFile = {
       path,
       language,
       facts,
       symbol: sym,
       cls: parent && CLASS_KINDS.has(parent.kind) ? parent : null,
+      selfClass,
     };
     this.targets.set(key, target);
     return target;
@@ -177,12 +185,12 @@ export class Repo {
         const files = this.moduleFiles(spec, fromPath, language);
         return files.length ? { kind: 'module', files, spec, language } : { kind: 'unknown' };
       }
+      // `from pkg import name`: what the package binds wins over a submodule of that name (as in Python).
+      const files = this.moduleFiles(rec.module, fromPath, language);
+      if (files.length) return this.lookupInModule(files, rec.name, rec.module, hops);
       const sub = rec.module.endsWith('.') ? `${rec.module}${rec.name}` : `${rec.module}.${rec.name}`;
       const subFiles = this.moduleFiles(sub, fromPath, language);
-      if (subFiles.length) return { kind: 'module', files: subFiles, spec: sub, language };
-      const files = this.moduleFiles(rec.module, fromPath, language);
-      if (!files.length) return { kind: 'unknown' };
-      return this.lookupInModule(files, rec.name, rec.module, hops);
+      return subFiles.length ? { kind: 'module', files: subFiles, spec: sub, language } : { kind: 'unknown' };
     }
     const files = this.moduleFiles(rec.module, fromPath, language);
     if (!files.length) return { kind: 'unknown' };
@@ -220,10 +228,83 @@ export class Repo {
     return { kind: 'missing', detail: `${spec} does not define ${name}${sawWildcard ? ' (nor do its wildcard imports)' : ''}` };
   }
 
-  /** A member of a repository class by name, or null. */
+  /** Members of a repository class by name (its own body only). */
   member(cls: CodeObject, name: string): CodeObject[] {
     return this.index.members(cls.id).filter((o) => o.name === name);
   }
+
+  /**
+   * A class's member by name, its own or inherited: base classes are searched
+   * left to right, depth first, each resolved in the file that defines the
+   * class. Null when not found (a base outside the repository, an attribute
+   * set at run time...).
+   */
+  inheritedMember(cls: CodeObject, name: string, depth = 0, seen = new Set<string>()): CodeObject[] | null {
+    const own = this.member(cls, name);
+    if (own.length) return own;
+    if (depth >= MAX_HOPS * 2 || seen.has(cls.id)) return null;
+    seen.add(cls.id);
+    for (const base of baseNames(cls)) {
+      const t = this.resolveIn(cls.path, base);
+      if (t?.kind !== 'objects' || t.objects.length !== 1 || !CLASS_KINDS.has(t.objects[0].kind)) return null;
+      const found = this.inheritedMember(t.objects[0], name, depth + 1, seen);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  /** A dotted name as the top level of a repository file sees it (its imports and definitions). */
+  resolveIn(path: string, dotted: string): Target | null {
+    const [head, ...rest] = dotted.split('.');
+    const language = languageOf(path);
+    const facts = this.moduleFacts(path);
+    if (!facts || !isArbitrateLanguage(language)) return null;
+    let t: Target | null = null;
+    const rec = facts.imports.find((r) => r.local === head && !r.reexport);
+    if (rec) t = this.resolveImport(rec, path, language);
+    else {
+      const objects = this.topLevel(path).filter((o) => o.name === head);
+      if (objects.length) t = { kind: 'objects', objects };
+    }
+    for (const seg of rest) {
+      if (!t) return null;
+      t = this.follow(t, seg);
+    }
+    return t;
+  }
+
+  /** Follows `.segment` from a target: a submodule, a module's name, a class's member. */
+  follow(from: Target, segment: string): Target {
+    if (from.kind === 'module') {
+      if (from.language === 'python') {
+        const sub = this.moduleFiles(`${from.spec}.${segment}`, from.files[0], 'python');
+        if (sub.length) return { kind: 'module', files: sub, spec: `${from.spec}.${segment}`, language: 'python' };
+      }
+      return this.lookupInModule(from.files, segment, from.spec);
+    }
+    if (from.kind === 'objects' && from.objects.length === 1 && CLASS_KINDS.has(from.objects[0].kind)) {
+      const members = this.inheritedMember(from.objects[0], segment);
+      return members?.length ? { kind: 'objects', objects: members } : { kind: 'unknown' };
+    }
+    return { kind: 'unknown' };
+  }
+}
+
+/** The base classes a class declaration names (dotted names; `object` and keyword arguments left out). */
+export function baseNames(cls: CodeObject): string[] {
+  const sig = cls.signature;
+  if (cls.language === 'python') {
+    const open = sig.indexOf('(');
+    const close = sig.lastIndexOf(')');
+    if (open < 0 || close < open) return [];
+    return sig
+      .slice(open + 1, close)
+      .split(',')
+      .map((b) => b.trim())
+      .filter((b) => b && !b.includes('=') && b !== 'object');
+  }
+  const m = /\bextends\s+([A-Za-z_$][\w$.]*)/.exec(sig.replace(/<[^<>]*>/g, ''));
+  return m ? [m[1]] : [];
 }
 
 /** Where a program's names are looked up. */
@@ -254,6 +335,11 @@ export function resolveName(name: string, program: ProgramFacts, scope: Scope): 
   if (t) {
     const trec = t.facts.imports.find((r) => r.local === name && !r.reexport);
     if (trec) return scope.repo.resolveImport(trec, t.path, t.language);
+    // A nested function sees the definitions of the functions around it, then the module's.
+    for (const fn of enclosingFunctions(scope.repo, t)) {
+      const objects = scope.repo.fileObjects(t.path).filter((o) => o.parentId === fn.id && o.name === name && o.id !== t.symbol?.id);
+      if (objects.length) return { kind: 'objects', objects };
+    }
     const objects = scope.repo.topLevel(t.path).filter((o) => o.name === name && o.id !== t.symbol?.id);
     if (objects.length) return { kind: 'objects', objects };
     if (t.facts.bindings.has(name)) return { kind: 'unknown' };
@@ -261,18 +347,20 @@ export function resolveName(name: string, program: ProgramFacts, scope: Scope): 
   return null;
 }
 
-/** Follows `.segment` from a target: a submodule, a module's name, a class's member. */
+/** The functions and methods enclosing the replaced symbol, innermost first. */
+function enclosingFunctions(repo: Repo, t: TargetFile): CodeObject[] {
+  const out: CodeObject[] = [];
+  const objects = repo.fileObjects(t.path);
+  for (let id = t.symbol?.parentId; id; ) {
+    const o = objects.find((x) => x.id === id);
+    if (!o) break;
+    if (o.kind === 'function' || o.kind === 'method') out.push(o);
+    id = o.parentId;
+  }
+  return out;
+}
+
+/** Follows `.segment` from a target: a submodule, a module's name, a class's member (inherited too). */
 export function resolveMember(from: Target, segment: string, scope: Scope): Target {
-  if (from.kind === 'module') {
-    if (from.language === 'python') {
-      const sub = scope.repo.moduleFiles(`${from.spec}.${segment}`, from.files[0], 'python');
-      if (sub.length) return { kind: 'module', files: sub, spec: `${from.spec}.${segment}`, language: 'python' };
-    }
-    return scope.repo.lookupInModule(from.files, segment, from.spec);
-  }
-  if (from.kind === 'objects' && from.objects.length === 1 && CLASS_KINDS.has(from.objects[0].kind)) {
-    const members = scope.repo.member(from.objects[0], segment);
-    return members.length ? { kind: 'objects', objects: members } : { kind: 'unknown' };
-  }
-  return { kind: 'unknown' };
+  return scope.repo.follow(from, segment);
 }

@@ -177,8 +177,15 @@ function parameterText(signature: string, name: string, language: ArbitrateLangu
   return inner;
 }
 
+/**
+ * How a Python parameter list's first parameter is taken: `named` when it is
+ * called `self` or `cls` (a function of unknown standing), `first` whatever its
+ * name (a method: `mcs`, `mcl`, `this` are receivers too), `none` (a static method).
+ */
+export type ReceiverRule = 'named' | 'first' | 'none';
+
 /** The parameters of a declaration head, or null when they cannot be read with certainty. */
-export function parseParams(signature: string, name: string, language: ArbitrateLanguage): Params | null {
+export function parseParams(signature: string, name: string, language: ArbitrateLanguage, receiver: ReceiverRule = 'named'): Params | null {
   const inner = parameterText(signature, name, language);
   if (inner === null) return null;
   const params: Params = { positional: [], keywordOnly: [], varPositional: false, varKeyword: false, receiver: null };
@@ -201,8 +208,8 @@ export function parseParams(signature: string, name: string, language: Arbitrate
         return;
       }
       const name = IDENT.exec(p)?.[0] ?? p;
-      if (i === 0 && (name === 'self' || name === 'cls')) {
-        params.receiver = name;
+      if (i === 0 && receiver !== 'none' && (receiver === 'first' || name === 'self' || name === 'cls')) {
+        params.receiver = name === 'cls' || name === 'mcs' || name === 'mcl' || name === 'metacls' ? 'cls' : 'self';
         return;
       }
       (keywordOnly ? params.keywordOnly : params.positional).push({ name, optional: hasDefault(p) });

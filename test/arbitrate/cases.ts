@@ -137,6 +137,56 @@ export const PAIRS: Pair[] = [
       }
     `),
   },
+  {
+    name: 'py: a method inherited from a repository base class', witness: 'interface', opts: { language: 'python', at: { path: 'inventory/special.py', symbol: 'Perishable.age' } },
+    worse: code(`
+      def age(self, by):
+          self.days += by
+          return self.add(0, by)
+    `),
+    better: code(`
+      def age(self, by):
+          self.days += by
+          return self.add(by)
+    `),
+  },
+  {
+    name: 'py: a class method whose receiver is named self, an explicit __new__', witness: 'interface', opts: { language: 'python', path: 'inventory/extra.py' },
+    worse: code(`
+      from inventory.special import Perishable
+
+      def make(cls):
+          return Perishable.fresh(), Perishable.__new__(cls, "milk", 2, 3)
+    `),
+    better: code(`
+      from inventory.special import Perishable
+
+      def make(cls):
+          return Perishable.fresh("milk"), Perishable.__new__(cls, "milk", 2)
+    `),
+  },
+  {
+    name: 'py: a nested function calling its sibling', witness: 'interface', opts: { language: 'python', at: { path: 'inventory/special.py', symbol: 'Perishable.age.run' } },
+    worse: code(`
+      def run():
+          return step(by, 1)
+    `),
+    better: code(`
+      def run():
+          return step(by)
+    `),
+  },
+  {
+    name: 'ts: constructor overloads', witness: 'interface', opts: { language: 'typescript', path: 'web/main.ts' },
+    worse: code(`
+      import { Notice } from './notice';
+      export const notices = [new Notice('info'), new Notice('error', 'boom', 3)];
+    `),
+    better: code(`
+      import { Notice } from './notice';
+      export const notices = [new Notice('info'), new Notice('error', 'boom')];
+    `),
+  },
   // ------------------------------------------------------------------ names
   {
     name: 'py: a misspelled repository name', witness: 'names', opts: restock,

@@ -91,9 +91,11 @@ describe('evidence and scope', () => {
           return sorted(set(map(len, xs)), key=abs) or NotImplemented or __name__
     `);
     const ts = code(`
-      export function f(xs: Array<string>): Promise<number> {
+      export function f(xs: Array<string>, cb: (value: number, index?: number, ...rest: string[]) => void): Promise<number> {
         const m = new Map<string, Partial<Record<string, number>>>();
-        return Promise.resolve(JSON.stringify(xs).length + m.size + Number(process.env.N) + setTimeout.length);
+        const P: PromiseConstructorLike | undefined = undefined;
+        cb(1);
+        return Promise.resolve(JSON.stringify(xs).length + m.size + Number(process.env.N) + setTimeout.length + (P ? 1 : 0));
       }
     `);
     for (const [t, language] of [[py, 'python'], [ts, 'typescript']] as const) {
