@@ -119,6 +119,7 @@ export function analyzeScript(root: Node, ctx: AnalyzeContext): void {
   };
 
   const importStatement = (n: Node): void => {
+    facts.isModule = true;
     const line = lineOf(n);
     if (functionDepth === 0) facts.topLevelImports = true;
     const source = n.childForFieldName('source');
@@ -129,7 +130,8 @@ export function analyzeScript(root: Node, ctx: AnalyzeContext): void {
       const src = requireClause.childForFieldName('source') ?? requireClause.namedChildren.find((c) => c.type === 'string');
       if (local && src) {
         bind(local);
-        facts.imports.push({ ...base, local: local.text, module: unquote(src.text), name: null });
+        // `import x = require('m')` binds module.exports, whatever that is.
+        facts.imports.push({ ...base, local: local.text, module: unquote(src.text), name: 'default', isDefault: true });
       }
       return;
     }
@@ -165,6 +167,7 @@ export function analyzeScript(root: Node, ctx: AnalyzeContext): void {
   };
 
   const exportStatement = (n: Node, defClass: string | null, selfClass: string | null): void => {
+    facts.isModule = true;
     const source = n.childForFieldName('source');
     if (source) {
       const module = unquote(source.text);
@@ -198,8 +201,10 @@ export function analyzeScript(root: Node, ctx: AnalyzeContext): void {
     const arg = value.childForFieldName('arguments')?.namedChildren;
     if (!arg || arg.length !== 1 || arg[0].type !== 'string') return;
     const module = unquote(arg[0].text);
+    facts.isModule = true;
     const name = declarator.childForFieldName('name');
-    const base = { wildcard: false, reexport: false, isDefault: false, line: lineOf(declarator) };
+    // CommonJS binds module.exports, which need not be the module's top-level names: never followed (isDefault).
+    const base = { wildcard: false, reexport: false, isDefault: true, line: lineOf(declarator) };
     if (functionDepth === 0) facts.topLevelImports = true;
     if (name?.type === 'identifier') facts.imports.push({ ...base, local: name.text, module, name: null });
     else if (name?.type === 'object_pattern') {

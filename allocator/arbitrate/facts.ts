@@ -76,6 +76,8 @@ export interface ProgramFacts {
   tokens: number;
   /** Whether an import statement stands at the top level (the program looks like a whole file). */
   topLevelImports: boolean;
+  /** TS/JS: the text imports or exports (ES or CommonJS), so it is a module rather than a script sharing globals. */
+  isModule: boolean;
 }
 
 export function emptyFacts(language: ArbitrateLanguage): ProgramFacts {
@@ -92,6 +94,7 @@ export function emptyFacts(language: ArbitrateLanguage): ProgramFacts {
     exits: { returns: 0, bareReturns: 0, raises: 0, yields: 0 },
     tokens: 0,
     topLevelImports: false,
+    isModule: false,
   };
 }
 

@@ -47,7 +47,7 @@ export function functionParams(signature: string, name: string, language: Arbitr
   if (params && isMethod && language === 'python') {
     // A class method's receiver is the class however it is named; `__new__` is a static method that takes the class explicitly.
     if (names.includes('classmethod')) params.receiver = 'cls';
-    else if (name === '__new__') params.receiver = 'self';
+    else if (name === '__new__') params.receiver = 'explicit';
   }
   return params;
 }
@@ -73,7 +73,7 @@ function localCallees(defs: LocalDef[], program: ProgramFacts, via: CallVia, isN
     if (!ctors.length) out.push({ params: null, via, language: program.language, where });
     for (const c of ctors) {
       const params = functionParams(c.signature, c.name, program.language, c.decorators, true);
-      out.push({ params, via: 'instance', language: program.language, where: `line ${c.line} of the program` });
+      out.push({ params, via: 'constructor', language: program.language, where: `line ${c.line} of the program` });
     }
   }
   return out;
@@ -99,7 +99,7 @@ function repoCallees(objects: CodeObject[], scope: Scope, via: CallVia, isNew: b
       if (ctors.length) {
         return ctors.map((c): Callee => ({
           params: functionParams(c.signature, c.name, language, scope.repo.decorators(c), true),
-          via: language === 'python' ? 'instance' : 'plain',
+          via: 'constructor',
           language,
           where: `${c.path}:${c.startLine}`,
         }));

@@ -71,6 +71,10 @@ export function namesReport(program: ProgramFacts, scope: Scope, who: 'default' 
     report.unjudged = why;
     return report;
   }
+  if (target && target.language !== 'python' && !target.facts.isModule && !target.facts.uses.has('module') && !target.facts.uses.has('exports')) {
+    report.unjudged = `${target.path} is a script, not a module: it sees the globals of the page's other scripts`;
+    return report;
+  }
   const closed = target !== null || program.topLevelImports;
   for (const [name, line] of program.uses) {
     if (program.bindings.has(name) || target?.facts.bindings.has(name) || provided.has(name) || isBuiltin(name, language)) continue;

@@ -192,10 +192,10 @@ export class Repo {
       const subFiles = this.moduleFiles(sub, fromPath, language);
       return subFiles.length ? { kind: 'module', files: subFiles, spec: sub, language } : { kind: 'unknown' };
     }
+    if (rec.isDefault) return { kind: 'unknown' };
     const files = this.moduleFiles(rec.module, fromPath, language);
     if (!files.length) return { kind: 'unknown' };
     if (rec.name === null) return { kind: 'module', files, spec: rec.module, language };
-    if (rec.isDefault) return { kind: 'unknown' };
     return this.lookupInModule(files, rec.name, rec.module, hops);
   }
 
@@ -212,6 +212,8 @@ export class Repo {
       const rec = facts.imports.find((r) => r.local === name && !r.wildcard);
       if (rec) return this.resolveImport(rec, f, language, hops + 1);
       if (facts.bindings.has(name) || facts.bindings.has('__getattr__')) return { kind: 'unknown' };
+      // A CommonJS module exports properties of module.exports, not its top-level names.
+      if (language !== 'python' && (facts.uses.has('module') || facts.uses.has('exports'))) return { kind: 'unknown' };
       for (const w of facts.imports.filter((r) => r.wildcard)) {
         sawWildcard = true;
         const wf = this.moduleFiles(w.module, f, language);

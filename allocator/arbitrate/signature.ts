@@ -22,12 +22,15 @@ export interface Params {
   varPositional: boolean;
   /** `**kwargs`. */
   varKeyword: boolean;
-  /** Python: the first parameter was `self` or `cls`. */
-  receiver: 'self' | 'cls' | null;
+  /**
+   * Python's first parameter when it is a receiver: `self` (bound by instance calls), `cls` (bound by instance and
+   * class calls), `explicit` (`__new__`, a static method: bound only when the class is called).
+   */
+  receiver: 'self' | 'cls' | 'explicit' | null;
 }
 
-/** How a call reaches a function: through an instance (`self.m()`, `obj.m()`), its class (`C.m(obj)`), or by name. */
-export type CallVia = 'instance' | 'class' | 'plain';
+/** How a call reaches a function: through an instance (`self.m()`, `obj.m()`), its class (`C.m(obj)`), by name, or by calling a class (`C(...)`, `new C(...)`). */
+export type CallVia = 'instance' | 'class' | 'plain' | 'constructor';
 
 const IDENT = /^[A-Za-z_$][\w$]*/;
 
@@ -256,8 +259,8 @@ export function describeParams(p: Params): string {
 export function callMismatch(params: Params, call: CallSite, via: CallVia, calleeLanguage: ArbitrateLanguage): string | null {
   if (call.spread) return null;
   let positional = params.positional;
-  if (params.receiver === 'self' && via !== 'instance') positional = [{ name: 'self', optional: false }, ...positional];
-  if (params.receiver === 'cls' && via === 'plain') positional = [{ name: 'cls', optional: false }, ...positional];
+  const bound = via === 'constructor' || (params.receiver === 'self' && via === 'instance') || (params.receiver === 'cls' && via !== 'plain');
+  if (params.receiver !== null && !bound) positional = [{ name: params.receiver === 'explicit' ? 'cls' : params.receiver, optional: false }, ...positional];
   const given = call.positional;
   const max = positional.length;
   if (given > max && !params.varPositional) {

@@ -374,6 +374,30 @@ export const ABSTAIN: { name: string; opts: ArbitrateOptions; a: string; b: stri
     `),
   },
   {
+    name: 'js: CommonJS bindings are not followed (module.exports need not be the top-level names)', opts: { language: 'javascript', path: 'web/legacy.js' },
+    a: code(`
+      const fmt = require('./format');
+      module.exports = { label: (x) => fmt.pad(x) };
+    `),
+    b: code(`
+      const fmt = require('./format');
+      module.exports = { label: (x) => fmt.pad(x, 2) };
+    `),
+  },
+  {
+    name: 'js: a page script sees the globals of other scripts', opts: { language: 'javascript', at: { path: 'web/page.js', symbol: 'show' } },
+    a: code(`
+      function show(message) {
+        jQuerry('#message').text(message);
+      }
+    `),
+    b: code(`
+      function show(message) {
+        jQuery('#message').text(message);
+      }
+    `),
+  },
+  {
     name: 'py: a property is not checked as a call', opts: stockValue,
     a: code(`
       def value(self, unit_price, discount=0):

@@ -84,7 +84,7 @@ interface Fn {
 }
 
 /** Parameters of the object a call reaches, by the index's own resolution (null when not checkable). */
-function paramsOf(target: CodeObject, repo: Repo): { params: Params; via: 'instance' | 'plain' } | null {
+function paramsOf(target: CodeObject, repo: Repo): { params: Params; via: 'instance' | 'plain' | 'constructor' } | null {
   if (target.kind === 'function' || target.kind === 'method') {
     const p = functionParams(target.signature, target.name, 'python', repo.decorators(target), target.kind === 'method');
     return p ? { params: p, via: target.kind === 'method' ? 'instance' : 'plain' } : null;
@@ -92,7 +92,7 @@ function paramsOf(target: CodeObject, repo: Repo): { params: Params; via: 'insta
   if (target.kind === 'class') {
     const inits = repo.index.members(target.id).filter((m) => m.name === '__init__');
     const p = inits.length === 1 ? functionParams(inits[0].signature, inits[0].name, 'python', repo.decorators(inits[0]), true) : null;
-    return p ? { params: p, via: 'instance' } : null;
+    return p ? { params: p, via: 'constructor' } : null;
   }
   return null;
 }
