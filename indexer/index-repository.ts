@@ -4,7 +4,7 @@ import { createParsePool, LARGE_FILE_BYTES } from './parse-pool.ts';
 import { openStore, type DB } from './store/open.ts';
 import { storeCounts } from './store/read.ts';
 import { resolveStore } from './store/resolution.ts';
-import { fileWriter, getState, setState } from './store/write.ts';
+import { bumpGeneration, fileWriter, getState, setState } from './store/write.ts';
 import { getTokenizer, type TokenizerName } from './tokenizer.ts';
 import type { IndexSummary, SkipReason } from './types.ts';
 
@@ -74,6 +74,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       db.transaction(() => {
         for (const p of gone) writer.remove(p);
         setState(db, 'resolution_dirty', '1');
+        bumpGeneration(db);
       })();
     }
 
@@ -97,7 +98,10 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
             changed = true;
           } else if (o.status === 'skipped' && writer.remove(o.path)) changed = true;
         }
-        if (changed) setState(db, 'resolution_dirty', '1');
+        if (changed) {
+          setState(db, 'resolution_dirty', '1');
+          bumpGeneration(db);
+        }
       })();
       phases.write += (performance.now() - t0) / 1000;
     };

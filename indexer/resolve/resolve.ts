@@ -32,12 +32,18 @@ interface Binding {
   files: string[];
 }
 
-/** Resolves references against one set of objects; imports must all be seen before any other reference. */
+/**
+ * Resolves references against one set of objects. Imports must all be seen
+ * before any other reference, twice, so re-exports (`from .core import Basic` in
+ * a package `__init__`) resolve whatever order files come in.
+ */
 export interface Resolver {
   /** Resolves an import and records the local name it binds in its file. */
   resolveImport(r: ResolverReference): string | undefined;
   /** Resolves a call or inheritance reference, using the bindings recorded so far. */
   resolve(r: ResolverReference): string | undefined;
+  /** Forgets the names imports bound in one file (a query reuses the resolver under its own path). */
+  clearBindings(path: string): void;
 }
 
 /**
@@ -50,8 +56,10 @@ export interface Resolver {
 export function resolveReferences(objects: ResolverObject[], refs: ResolverReference[]): Map<number, string> {
   const resolver = createResolver(objects);
   const targets = new Map<number, string>();
-  for (const r of refs) {
-    if (r.kind !== 'import') continue;
+  const imports = refs.filter((r) => r.kind === 'import');
+  // Two passes: a re-export is followed whichever file was read first.
+  for (const r of imports) resolver.resolveImport(r);
+  for (const r of imports) {
     const t = resolver.resolveImport(r);
     if (t) targets.set(r.id, t);
   }
@@ -120,6 +128,20 @@ export function createResolver(objects: ResolverObject[]): Resolver {
     if (!m) bindings.set(file, (m = new Map()));
     m.set(local, b);
   };
+  // `from .core import *` in a package makes the package re-export everything the module has.
+  const wildcards = new Map<string, string[]>();
+  /** What a file makes importable under a name: its own definition, or what it imported under that name (re-export). */
+  const exported = (file: string, name: string, depth = 0): string | undefined => {
+    const own = topLevel(file, name);
+    if (own) return own;
+    const bound = bindings.get(file)?.get(name)?.objectId;
+    if (bound) return bound;
+    if (depth < 3) for (const src of wildcards.get(file) ?? []) {
+      const hit = src !== file ? exported(src, name, depth + 1) : undefined;
+      if (hit) return hit;
+    }
+    return undefined;
+  };
   const resolveImport = (r: ResolverReference): string | undefined => {
     if (r.module === null) return undefined;
     const isModuleImport = r.name === r.module;
@@ -131,14 +153,18 @@ export function createResolver(objects: ResolverObject[]): Resolver {
       const sub = modules.resolve(`${r.module}${sep}${r.name}`, r.path, r.language);
       if (sub.length) {
         found = sub;
-        objectId = topLevel(sub[0], r.name) ?? moduleOf.get(sub[0]);
+        objectId = exported(sub[0], r.name) ?? moduleOf.get(sub[0]);
       }
     }
     if (!objectId) {
       found = modules.resolve(r.module, r.path, r.language);
       if (isModuleImport || r.name === '*') objectId = found.length === 1 ? moduleOf.get(found[0]) : undefined;
       // A module outside the repository (`vitest`, `std::fmt`) binds an external name: no guessing by unique name.
-      else objectId = inFiles(found, r.name);
+      else for (const f of found) if ((objectId = exported(f, r.name))) break;
+    }
+    if (r.name === '*' && found.length) {
+      const list = wildcards.get(r.path) ?? wildcards.set(r.path, []).get(r.path)!;
+      for (const f of found) if (!list.includes(f)) list.push(f);
     }
     const binding: Binding = { objectId: objectId ?? null, files: found };
     if (r.alias) bind(r.path, r.alias, binding);
@@ -180,5 +206,5 @@ export function createResolver(objects: ResolverObject[]): Resolver {
     target ??= unique(r.name);
     return target && target !== r.sourceId ? target : undefined;
   };
-  return { resolveImport, resolve };
+  return { resolveImport, resolve, clearBindings: (path) => void bindings.delete(path) };
 }

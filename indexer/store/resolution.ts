@@ -4,7 +4,7 @@ import { createResolver, type ResolverObject, type ResolverReference } from '../
 import type { Tokenizer } from '../tokenizer.ts';
 import type { ViewKind } from '../types.ts';
 import type { DB } from './open.ts';
-import { ftsName, setState } from './write.ts';
+import { bumpGeneration, ftsName, setState } from './write.ts';
 
 /** Derived views kept per (object, view kind): the first few uses, by path and line. */
 export const DERIVED_PER_KIND = 5;
@@ -80,7 +80,10 @@ export function resolveStore(db: DB, tokenizer: Tokenizer): ResolutionStats {
     perKind.set(`${target}\0${kind}`, n + 1);
     wanted.set(key, { objectId: target, fileId: r.fileId, kind, line: r.line });
   };
-  for (const r of refsOf("r.kind = 'import'")) visit(r, resolver.resolveImport(r));
+  // Imports twice (see createResolver): the first pass records what every file binds, so re-exports resolve.
+  const imports = [...refsOf("r.kind = 'import'")];
+  for (const r of imports) resolver.resolveImport(r);
+  for (const r of imports) visit(r, resolver.resolveImport(r));
   for (const r of refsOf("r.kind <> 'import'")) visit(r, resolver.resolve(r));
 
   const existing = db
@@ -109,6 +112,7 @@ export function resolveStore(db: DB, tokenizer: Tokenizer): ResolutionStats {
       insFts.run(id, ftsName((nameOf.get(w.objectId) as string | undefined) ?? ''), text, identifierParts(text));
     }
     setState(db, 'resolution_dirty', null);
+    bumpGeneration(db);
   })();
   const derivedViews = (db.prepare('SELECT count(*) AS n FROM views WHERE derived = 1').get() as { n: number }).n;
   return { references, resolved, derivedViews, changedTargets: changes.length };

@@ -84,3 +84,16 @@ export function setState(db: DB, key: string, value: string | null): void {
 export function getState(db: DB, key: string): string | null {
   return (db.prepare('SELECT value FROM state WHERE key = ?').get(key) as { value: string } | undefined)?.value ?? null;
 }
+
+/**
+ * Counts changes to the index: bumped in every transaction that changes files
+ * or resolution, so caches built from the store (the reference graph) know
+ * when they are stale.
+ */
+export function bumpGeneration(db: DB): void {
+  db.prepare("INSERT INTO state (key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1").run();
+}
+
+export function getGeneration(db: DB): number {
+  return Number(getState(db, 'generation') ?? 0);
+}

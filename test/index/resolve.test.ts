@@ -59,4 +59,16 @@ describe('reference resolution', () => {
     expect(t.has(call.id)).toBe(false);
     expect(t.has(member.id)).toBe(false);
   });
+  it('follows re-exports through package modules and wildcard imports, whatever order files come in', () => {
+    const objs = [mod('app.py'), mod('pkg/__init__.py'), mod('pkg/core/__init__.py'), mod('pkg/core/basic.py'), obj('Basic', 'pkg/core/basic.py', 'Basic', 'class')];
+    const py = (path: string, name: string, module: string) => ref({ sourceId: `mod:${path}`, path, kind: 'import', name, module, language: 'python' });
+    const app = py('app.py', 'Basic', 'pkg');
+    const top = py('pkg/__init__.py', '*', '.core');
+    const core = py('pkg/core/__init__.py', 'Basic', '.basic');
+    for (const order of [[app, top, core], [core, top, app]]) {
+      const t = resolveReferences(objs, order);
+      expect(t.get(app.id)).toBe('Basic');
+      expect(t.get(core.id)).toBe('Basic');
+    }
+  });
 });

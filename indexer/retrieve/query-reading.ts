@@ -1,0 +1,102 @@
+import { extractCode } from '../extract/extract-code.ts';
+import { sourceLines } from '../extract/source.ts';
+import { identifiers, splitIdentifier } from '../identifiers.ts';
+import { languageOf, loadLanguage, type LoadedLanguage } from '../languages/registry.ts';
+import { getTokenizer } from '../tokenizer.ts';
+import { CODE_LANGUAGES, type CodeLanguage, type ExtractedReference } from '../types.ts';
+import { parseFrames, type Frame } from './frames.ts';
+
+/** What a query says in code terms: the facts the structural retriever resolves through the index. */
+export interface QueryReading {
+  /** The language the query was parsed as, or null when it was only lexed. */
+  language: CodeLanguage | null;
+  /** Import statements of the query (module, imported name, local alias). */
+  imports: ExtractedReference[];
+  /** Calls and inheritance in the query (name and qualifier). */
+  calls: ExtractedReference[];
+  /** Identifiers in order of first appearance. */
+  identifiers: string[];
+  /** Identifiers used outside import lines. */
+  used: Set<string>;
+  /** Lower-cased identifier parts of the query's code (imports excluded), weighted 0..1 by closeness to its end. */
+  recentParts: Map<string, number>;
+  /** Things that look like source file paths (`pkg/mod.py`, `src/app.ts`). */
+  paths: string[];
+  frames: Frame[];
+}
+
+/** Import statements of every supported language, multi-line forms included. */
+const IMPORT_STATEMENTS = new RegExp(
+  [
+    String.raw`^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]*\([^)]*\)`,
+    String.raw`^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t][^\n(]*$`,
+    String.raw`^[ \t]*import[\s\S]*?from[ \t]*['"][^'"\n]+['"];?`,
+    String.raw`^[ \t]*(?:pub[ \t]+)?use[ \t][^;]+;`,
+    String.raw`^[ \t]*import[ \t]*\([^)]*\)`,
+    String.raw`^.*\brequire\(['"][^'"]+['"]\).*$`,
+  ].join('|'),
+  'gm',
+);
+
+const PATH = /(?:[\w.-]+\/)*[\w.-]+\.(?:py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|java|go|rs)\b/g;
+
+/** Signals of each language in a code-looking query, strongest first. */
+const SIGNALS: [CodeLanguage, RegExp][] = [
+  ['python', /^\s*(from\s+[\w.]+\s+import\s|import\s+[\w.]+\s*(as\s+\w+)?\s*$|def\s+\w+\s*\(|class\s+\w+.*:\s*$)/m],
+  ['rust', /^\s*(use\s+[\w:]+|fn\s+\w+|impl\b|pub\s+(fn|struct|enum)\b)/m],
+  ['go', /^\s*(package\s+\w+\s*$|func\s+[\w(]|import\s+\(\s*$)/m],
+  ['java', /^\s*(import\s+[\w.]+(\.\*)?;\s*$|package\s+[\w.]+;|public\s+(class|interface)\b)/m],
+  ['typescript', /^\s*(import\s.+\sfrom\s+['"]|export\s|interface\s+\w+|const\s+\w+\s*[:=]|function\s+\w+\s*\(|let\s+\w+)/m],
+];
+
+/** The language a code-looking query is written in; null for prose. */
+export function guessLanguage(text: string): CodeLanguage | null {
+  for (const [lang, re] of SIGNALS) if (re.test(text)) return lang;
+  return null;
+}
+
+let loaded: Promise<Map<CodeLanguage, LoadedLanguage>> | undefined;
+/** Every grammar, loaded once: query reading is synchronous after this. */
+export function loadQueryLanguages(): Promise<Map<CodeLanguage, LoadedLanguage>> {
+  loaded ??= Promise.all(CODE_LANGUAGES.map(async (l) => [l, await loadLanguage(l)] as const)).then((e) => new Map(e));
+  return loaded;
+}
+
+/**
+ * Reads a query as code: parses it with the language's grammar when it looks
+ * like code (tree-sitter recovers from the fragments editors send), and lexes
+ * it otherwise, collecting imports, calls, identifiers, paths and stack frames.
+ * `path` is where the query comes from (the file around the cursor), when known.
+ */
+export function readQuery(text: string, grammars: Map<CodeLanguage, LoadedLanguage>, path?: string): QueryReading {
+  const hinted = path ? languageOf(path) : 'text';
+  const language = hinted !== 'text' ? hinted : guessLanguage(text);
+  let imports: ExtractedReference[] = [];
+  let calls: ExtractedReference[] = [];
+  const src = sourceLines(text);
+  if (language) {
+    const code = extractCode(path ?? `query.${language}`, src, grammars.get(language)!, getTokenizer());
+    if (code) {
+      imports = code.references.filter((r) => r.kind === 'import');
+      calls = code.references.filter((r) => r.kind !== 'import');
+    }
+  }
+  const body = text.replace(IMPORT_STATEMENTS, ' ');
+  const used = new Set(identifiers(body));
+  const recentParts = new Map<string, number>();
+  const bodyLines = body.split('\n');
+  bodyLines.forEach((line, i) => {
+    const weight = (i + 1) / bodyLines.length;
+    for (const id of identifiers(line)) for (const p of splitIdentifier(id)) if (p.length > 2) recentParts.set(p, Math.max(recentParts.get(p) ?? 0, weight));
+  });
+  return {
+    language,
+    imports,
+    calls,
+    identifiers: [...new Set(identifiers(text))],
+    used,
+    recentParts,
+    paths: [...new Set(text.match(PATH) ?? [])],
+    frames: parseFrames(text),
+  };
+}

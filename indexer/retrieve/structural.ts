@@ -1,0 +1,218 @@
+import { languageOf, LANGUAGE_SPECS } from '../languages/registry.ts';
+import { splitIdentifier } from '../identifiers.ts';
+import { normalizePath } from '../paths.ts';
+import { createResolver, type Resolver, type ResolverObject, type ResolverReference } from '../resolve/resolve.ts';
+import type { DB } from '../store/open.ts';
+import { getGeneration } from '../store/write.ts';
+import type { Candidate, CodeLanguage, ExtractedReference, ObjectKind, ViewKind } from '../types.ts';
+import { buildGraph, personalizedPageRank, type ReferenceGraph } from './graph.ts';
+import { loadQueryLanguages, readQuery } from './query-reading.ts';
+import type { Retriever } from './retriever.ts';
+
+/** Seed weights: how strongly each kind of evidence in the query points at an object. */
+const WEIGHT = {
+  importedUnused: 3, // imported and not yet used: what the next lines are about to use
+  imported: 2,
+  frame: 2.5,
+  called: 1.5,
+  path: 1,
+  module: 0.5,
+  named: 0.8,
+};
+/** Graph neighbours rank below every seed: their scores are scaled into (0, NEIGHBOUR_SCALE]. */
+const NEIGHBOUR_SCALE = 0.5;
+const MAX_DEFINITIONS_PER_NAME = 3;
+const NOISE = new Set(['self', 'this', 'cls', 'super', 'return', 'import', 'from', 'def', 'class', 'function', 'const', 'let', 'var', 'new', 'true', 'false', 'none', 'null', 'undefined', 'async', 'await', 'public', 'private', 'static', 'void', 'int', 'str', 'string', 'number', 'bool', 'boolean', 'list', 'dict', 'type', 'value', 'data', 'result', 'name', 'args', 'kwargs']);
+
+interface Structure {
+  generation: number;
+  objects: Map<string, ResolverObject & { qualifiedName: string; startLine: number; endLine: number }>;
+  byName: Map<string, string[]>;
+  byFile: Map<string, string[]>;
+  files: string[];
+  resolver: Resolver;
+  graph: ReferenceGraph;
+}
+
+/**
+ * The store's structure that queries resolve against, rebuilt only when the
+ * index changes (its generation), never per request.
+ */
+const cache = new WeakMap<DB, Structure>();
+function structureOf(db: DB): Structure {
+  const generation = getGeneration(db);
+  const hit = cache.get(db);
+  if (hit && hit.generation === generation) return hit;
+  const rows = db
+    .prepare(
+      `SELECT o.id, f.path, o.parent_id AS parentId, o.kind, o.name, o.qualified_name AS qualifiedName, o.start_line AS startLine, o.end_line AS endLine
+       FROM objects o JOIN files f ON f.id = o.file_id ORDER BY o.id`,
+    )
+    .all() as (ResolverObject & { qualifiedName: string; startLine: number; endLine: number })[];
+  const objects = new Map(rows.map((o) => [o.id, o]));
+  const byName = new Map<string, string[]>();
+  const byFile = new Map<string, string[]>();
+  for (const o of rows) {
+    if (o.kind !== 'module' && o.kind !== 'file') (byName.get(o.name) ?? byName.set(o.name, []).get(o.name)!).push(o.id);
+    (byFile.get(o.path) ?? byFile.set(o.path, []).get(o.path)!).push(o.id);
+  }
+  const edges = db.prepare('SELECT source_id, target_id FROM refs WHERE target_id IS NOT NULL').raw().all() as [string, string][];
+  const containment = rows.filter((o) => o.parentId).map((o) => [o.parentId!, o.id] as [string, string]);
+  // The resolver learns what every indexed file binds (twice, for re-exports), so a query's import of a
+  // package that re-exports a name finds the definition.
+  const resolver = createResolver(rows);
+  const imports = db
+    .prepare(
+      `SELECT r.id, r.source_id AS sourceId, f.path, f.language, r.kind, r.name, r.qualifier, r.module, r.alias
+       FROM refs r JOIN objects o ON o.id = r.source_id JOIN files f ON f.id = o.file_id WHERE r.kind = 'import' ORDER BY f.path, r.line, r.id`,
+    )
+    .all() as ResolverReference[];
+  for (let pass = 0; pass < 2; pass++) for (const r of imports) resolver.resolveImport(r);
+  const structure: Structure = {
+    generation,
+    objects,
+    byName,
+    byFile,
+    files: [...byFile.keys()].sort(),
+    resolver,
+    graph: buildGraph(rows.map((o) => o.id), [...edges, ...containment]),
+  };
+  cache.set(db, structure);
+  return structure;
+}
+
+interface Seed {
+  score: number;
+  reason: string;
+}
+
+export interface StructuralOptions {
+  /** The file the query comes from (the editor's current file): resolves relative imports and hides its own objects. */
+  path?: string;
+}
+
+/**
+ * The structural retriever: reads the query as code, resolves what it imports,
+ * calls, names and points at (paths, stack frames) through the index, then
+ * ranks the neighbourhood of those objects by personalized PageRank over the
+ * reference graph (Aider's repo-map idea). Every candidate says why it was found.
+ */
+export async function structuralRetriever(db: DB, opts: StructuralOptions = {}): Promise<Retriever> {
+  const grammars = await loadQueryLanguages();
+  const viewOf = db.prepare(
+    `SELECT v.id, v.kind, v.start_line AS startLine, v.end_line AS endLine FROM views v
+     WHERE v.object_id = ? AND +v.derived = 0 ORDER BY CASE v.kind WHEN 'signature' THEN 0 WHEN 'body' THEN 1 ELSE 2 END, v.id LIMIT 1`,
+  );
+  return {
+    name: 'structural',
+    retrieve(query, k) {
+      if (k <= 0) return [];
+      const s = structureOf(db);
+      const reading = readQuery(query, grammars, opts.path);
+      const seeds = seedObjects(s, reading, opts.path);
+      const ranked = [...seeds.entries()].map(([id, seed]) => ({ id, ...seed }));
+      const seedIndex = new Map<number, number>();
+      for (const [id, seed] of seeds) {
+        const i = s.graph.index.get(id);
+        if (i !== undefined) seedIndex.set(i, seed.score);
+      }
+      const ppr = personalizedPageRank(s.graph, seedIndex);
+      // Break ties between equally strong seeds (a file imports dozens of names) by the words near the end of the query.
+      const affinity = seedAffinity(s, seeds, reading);
+      for (const r of ranked) r.score += affinity.get(r.id) ?? 0;
+      let max = 0;
+      for (const [i, v] of ppr) if (!seedIndex.has(i) && v > max) max = v;
+      for (const [i, mass] of [...ppr.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])) {
+        const id = s.graph.ids[i];
+        if (seeds.has(id) || max <= 0) continue;
+        const o = s.objects.get(id)!;
+        if (o.kind === 'module' || o.kind === 'file' || (opts.path && o.path === normalizePath(opts.path))) continue;
+        ranked.push({ id, score: (NEIGHBOUR_SCALE * mass) / max, reason: 'reference-graph neighbour of the query\'s objects' });
+        if (ranked.length >= k) break;
+      }
+      ranked.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+      const out: Candidate[] = [];
+      for (const r of ranked.slice(0, k)) {
+        const o = s.objects.get(r.id)!;
+        const v = viewOf.get(r.id) as { id: number; kind: ViewKind; startLine: number; endLine: number } | undefined;
+        if (!v) continue;
+        out.push({
+          viewId: v.id, objectId: r.id, fiber: o.path, path: o.path, objectName: o.qualifiedName, objectKind: o.kind as ObjectKind,
+          viewKind: v.kind, startLine: v.startLine, endLine: v.endLine, score: r.score, reason: `structural: ${r.reason}`,
+        });
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * A bonus in [0, 1] per seed: the share of its name's parts found in the query's code, lines near the end
+ * counting most. (PageRank mass from the other seeds was tried too and added nothing on cross-file tasks.)
+ */
+function seedAffinity(s: Structure, seeds: Map<string, Seed>, reading: ReturnType<typeof readQuery>): Map<string, number> {
+  const out = new Map<string, number>();
+  if (!reading.recentParts.size) return out;
+  for (const id of seeds.keys()) {
+    const parts = splitIdentifier(s.objects.get(id)!.name);
+    if (!parts.length) continue;
+    let hit = 0;
+    for (const p of parts) hit += reading.recentParts.get(p) ?? 0;
+    out.set(id, hit / parts.length);
+  }
+  return out;
+}
+
+/** Objects the query points at directly, with the strongest reason for each. */
+function seedObjects(s: Structure, reading: ReturnType<typeof readQuery>, path?: string): Map<string, Seed> {
+  const seeds = new Map<string, Seed>();
+  const here = path ? normalizePath(path) : null;
+  const add = (id: string | undefined, score: number, reason: string) => {
+    if (!id) return;
+    const o = s.objects.get(id);
+    if (!o || (here && o.path === here)) return;
+    // A whole module is a weak pointer: its file is too big to be "the" definition.
+    const weight = o.kind === 'module' || o.kind === 'file' ? Math.min(score, WEIGHT.module) : score;
+    const prev = seeds.get(id);
+    if (!prev || prev.score < weight) seeds.set(id, { score: weight, reason });
+  };
+  const language: CodeLanguage | null = reading.language;
+  const queryPath = here ?? `__query__${language ? LANGUAGE_SPECS[language].extensions[0] : '.txt'}`;
+  const resolver = s.resolver;
+  // Import bindings are per query: forget the previous query's before reading this one's.
+  resolver.clearBindings(queryPath);
+  let nextId = -1;
+  const asRef = (r: ExtractedReference): ResolverReference => ({
+    id: nextId--, sourceId: '', path: queryPath, language: here ? languageOf(here) : (language ?? 'text'),
+    kind: r.kind, name: r.name, qualifier: r.qualifier, module: r.module, alias: r.alias,
+  });
+  for (const imp of reading.imports) {
+    const local = imp.alias ?? imp.name.split('.')[0];
+    const unused = !reading.used.has(local);
+    add(resolver.resolveImport(asRef(imp)), unused ? WEIGHT.importedUnused : WEIGHT.imported, `imported by the query as ${local}`);
+  }
+  for (const call of reading.calls) add(resolver.resolve(asRef(call)), WEIGHT.called, `${call.kind === 'inherit' ? 'inherited' : 'called'} in the query as ${call.qualifier ? `${call.qualifier}.` : ''}${call.name}`);
+  const bySuffix = (p: string) => {
+    const clean = normalizePath(p.replace(/^\/+/, ''));
+    return s.files.filter((f) => clean === f || clean.endsWith(`/${f}`) || f.endsWith(`/${clean}`));
+  };
+  for (const frame of reading.frames) {
+    for (const file of bySuffix(frame.path).slice(0, 1)) {
+      // The innermost object spanning the frame's line.
+      let best: string | undefined;
+      for (const id of s.byFile.get(file) ?? []) {
+        const o = s.objects.get(id)!;
+        if (o.startLine <= frame.line && frame.line <= o.endLine && (!best || o.startLine >= s.objects.get(best)!.startLine)) best = id;
+      }
+      add(best, WEIGHT.frame, `named in a traceback frame (${file}:${frame.line})`);
+    }
+  }
+  for (const p of reading.paths) for (const file of bySuffix(p).slice(0, 2)) add(s.byFile.get(file)?.find((id) => s.objects.get(id)!.parentId === null), WEIGHT.path, `path ${p} named in the query`);
+  for (const name of reading.identifiers) {
+    if (name.length < 3 || NOISE.has(name.toLowerCase())) continue;
+    const defs = s.byName.get(name);
+    if (!defs || defs.length > MAX_DEFINITIONS_PER_NAME) continue;
+    for (const id of defs) if (!seeds.has(id)) add(id, WEIGHT.named / defs.length, `defines ${name}, named in the query`);
+  }
+  return seeds;
+}

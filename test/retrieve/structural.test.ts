@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildContext } from '../../allocator/context.ts';
+import { indexRepository } from '../../indexer/index-repository.ts';
+import { bm25Retriever } from '../../indexer/retrieve/bm25.ts';
+import { parseFrames } from '../../indexer/retrieve/frames.ts';
+import { buildGraph, personalizedPageRank } from '../../indexer/retrieve/graph.ts';
+import { loadQueryLanguages, readQuery } from '../../indexer/retrieve/query-reading.ts';
+import { retrieverFor } from '../../indexer/retrieve/select.ts';
+import { storeObjectSource } from '../../indexer/store/object-source.ts';
+import { openStore, type DB } from '../../indexer/store/open.ts';
+import { tempDir, writeTree } from '../helpers/repo.ts';
+
+describe('stack-trace frames', () => {
+  it('reads Python, V8, Java, Go and Rust frames', () => {
+    const python = `Traceback (most recent call last):
+  File "/home/u/shop/cart.py", line 19, in total
+    return with_tax(apply_discount(self.subtotal(), discount_percent))
+  File "/home/u/shop/pricing.py", line 9, in apply_discount
+    raise ValueError("percent out of range")
+ValueError: percent out of range`;
+    expect(parseFrames(python)).toEqual([
+      { path: '/home/u/shop/cart.py', line: 19, name: 'total' },
+      { path: '/home/u/shop/pricing.py', line: 9, name: 'apply_discount' },
+    ]);
+    const v8 = `TypeError: Cannot read properties of undefined (reading 'price')
+    at ReceiptRenderer.render (/app/web/api.ts:12:45)
+    at Array.map (<anonymous>)
+    at file:///app/web/format.js:4:10`;
+    expect(parseFrames(v8)).toEqual([
+      { path: '/app/web/api.ts', line: 12, name: 'render' },
+      { path: '/app/web/format.js', line: 4, name: null },
+    ]);
+    const java = `java.lang.IllegalStateException: empty
+\tat com.acme.store.Inventory.remove(Inventory.java:42)
+\tat com.acme.Main.main(Main.java:7)`;
+    expect(parseFrames(java)).toEqual([
+      { path: 'com/acme/store/Inventory.java', line: 42, name: 'remove' },
+      { path: 'com/acme/Main.java', line: 7, name: 'main' },
+    ]);
+    expect(parseFrames('goroutine 1 [running]:\nmain.main()\n\t/src/kv/store/memory.go:42 +0x1d')).toEqual([{ path: '/src/kv/store/memory.go', line: 42, name: null }]);
+    expect(parseFrames("thread 'main' panicked at src/shapes.rs:10:5:")).toEqual([{ path: 'src/shapes.rs', line: 10, name: null }]);
+  });
+});
+
+describe('query reading', () => {
+  it('parses code queries for imports, aliases and calls, and tells used from unused imports', async () => {
+    const g = await loadQueryLanguages();
+    const r = readQuery('from shop.pricing import (apply_discount,\n    with_tax as gross)\nimport os.path\n\ntotal = gross(price)\n', g);
+    expect(r.language).toBe('python');
+    expect(r.imports.map((i) => [i.module, i.name, i.alias])).toEqual([
+      ['shop.pricing', 'apply_discount', null],
+      ['shop.pricing', 'with_tax', 'gross'],
+      ['os.path', 'os.path', null],
+    ]);
+    expect(r.calls.map((c) => c.name)).toEqual(['gross']);
+    expect(r.used.has('gross')).toBe(true);
+    expect(r.used.has('apply_discount')).toBe(false);
+    const ts = readQuery("import { formatPrice as fp } from './format';\nconst x = fp(1);", g);
+    expect(ts.language).toBe('typescript');
+    expect(ts.imports[0]).toMatchObject({ module: './format', name: 'formatPrice', alias: 'fp' });
+    expect(readQuery('why does the cart total ignore discounts?', g).language).toBeNull();
+  });
+});
+
+describe('personalized PageRank', () => {
+  const ids = ['a', 'b', 'c', 'd', 'e'];
+  const edges: [string, string][] = [['a', 'b'], ['b', 'c'], ['c', 'a'], ['c', 'd'], ['d', 'e']];
+  /** Plain power iteration of PPR on the same graph: the reference the local push must approach. */
+  function powerIteration(seeds: Map<number, number>, alpha = 0.15): number[] {
+    const g = buildGraph(ids, edges);
+    const n = ids.length;
+    const s = Array.from({ length: n }, (_, i) => seeds.get(i) ?? 0);
+    let p = [...s];
+    for (let it = 0; it < 500; it++) {
+      const next = s.map((x) => alpha * x);
+      for (let u = 0; u < n; u++) {
+        const d = g.offsets[u + 1] - g.offsets[u];
+        for (let k = g.offsets[u]; k < g.offsets[u + 1]; k++) next[g.neighbors[k]] += ((1 - alpha) * p[u]) / d;
+      }
+      p = next;
+    }
+    return p;
+  }
+  it('approaches power iteration, whatever the order edges were given in', () => {
+    const seeds = new Map([[0, 1]]);
+    const exact = powerIteration(seeds);
+    for (const order of [edges, [...edges].reverse()]) {
+      const ppr = personalizedPageRank(buildGraph(ids, order), seeds, { epsilon: 1e-7 });
+      ids.forEach((_, i) => expect(ppr.get(i) ?? 0).toBeCloseTo(exact[i], 4));
+    }
+  });
+});
+
+describe('the structural retriever over a real index', () => {
+  let repo: string;
+  let db: DB;
+  const callers: Record<string, string> = {};
+  for (let i = 0; i < 8; i++) {
+    callers[`shop/report${i}.py`] = `from shop.pricing import apply_discount\n\n\ndef discounted_total_${i}(amount, percent):\n    """Apply the discount of percent to the amount for report ${i}."""\n    return apply_discount(amount, percent) + apply_discount(amount, percent / 2)\n`;
+  }
+  beforeAll(async () => {
+    repo = tempDir();
+    writeTree(repo, {
+      'shop/__init__.py': '',
+      'shop/pricing.py': 'def apply_discount(cost, rate):\n    return cost * (100 - rate) / 100\n\n\ndef with_tax(cost):\n    return cost * 1.2\n',
+      ...callers,
+      'web/app.py': 'from shop.pricing import with_tax\n',
+    });
+    db = openStore(path.join(repo, '.allot/index.db'));
+    await indexRepository({ repo, db, workers: 0 });
+  });
+  afterAll(() => {
+    db.close();
+    fs.rmSync(repo, { recursive: true, force: true });
+  });
+
+  const query = 'from shop.pricing import apply_discount\n\n\ndef discounted_total(amount, percent):\n    """Apply the discount of percent to the amount."""\n    return ';
+
+  it('finds the imported definition that BM25 alone leaves out of the context, and says why', async () => {
+    const objects = (name: 'bm25' | 'structural' | 'hybrid') =>
+      retrieverFor(db, name, { path: 'web/new_report.py' }).then((r) => buildContext(query, r, storeObjectSource(db), { budget: 2048 }));
+    const bm25 = await objects('bm25');
+    expect(bm25.blocks.map((b) => b.path)).not.toContain('shop/pricing.py');
+    for (const name of ['structural', 'hybrid'] as const) {
+      const a = await objects(name);
+      expect(a.blocks[0]).toMatchObject({ path: 'shop/pricing.py', object: 'apply_discount' });
+    }
+    const [first] = (await retrieverFor(db, 'structural')).retrieve(query, 5);
+    expect(first.reason).toBe('structural: imported by the query as apply_discount');
+  });
+
+  it('follows changes to the index: after an edit it answers as a fresh index of the same tree does', async () => {
+    const structural = await retrieverFor(db, 'structural');
+    expect(structural.retrieve(query, 3)[0].objectName).toBe('apply_discount');
+    fs.writeFileSync(path.join(repo, 'shop/pricing.py'), 'from shop.rates import apply_discount\n');
+    writeTree(repo, { 'shop/rates.py': '# moved here\ndef apply_discount(cost, rate):\n    return cost - rate\n' });
+    await indexRepository({ repo, db, workers: 0 });
+    const after = structural.retrieve(query, 10).map((c) => [c.path, c.objectName, c.reason]);
+    expect(after[0]).toEqual(['shop/rates.py', 'apply_discount', 'structural: imported by the query as apply_discount']);
+    const fresh = openStore(path.join(repo, '.allot/fresh.db'));
+    await indexRepository({ repo, db: fresh, workers: 0 });
+    expect((await retrieverFor(fresh, 'structural')).retrieve(query, 10).map((c) => [c.path, c.objectName, c.reason])).toEqual(after);
+    fresh.close();
+  });
+
+  it('points at the object a traceback frame names', async () => {
+    const trace = 'Traceback (most recent call last):\n  File "/srv/app/shop/rates.py", line 3, in apply_discount\nZeroDivisionError';
+    const [first] = (await retrieverFor(db, 'structural')).retrieve(trace, 5);
+    expect(first.reason).toBe('structural: named in a traceback frame (shop/rates.py:3)');
+    expect(bm25Retriever(db).retrieve(trace, 5).length).toBeGreaterThan(0);
+  });
+});
