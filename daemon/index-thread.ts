@@ -5,6 +5,7 @@
  * next job; the database stays consistent because every write is a
  * transaction.
  */
+import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { IndexProgress } from '../indexer/index-repository.ts';
 import type { JobResult, WorkerInit, WorkerMessage, WorkerRequest } from './index-worker.ts';
@@ -22,6 +23,13 @@ export interface IndexThread {
   run(job: IndexJob, onProgress: (p: IndexProgress) => void): Promise<JobOutcome>;
   /** Asks the running job to stop after its current batch of files. */
   requestStop(): void;
+  /**
+   * Replaces the worker with a fresh one (between jobs). A full run leaves
+   * the thread's heap grown to the whole repository's resolution pass, which
+   * V8 keeps; a fresh thread gives it back. The next job waits for the new
+   * thread, which boots in the background meanwhile.
+   */
+  recycle(): Promise<void>;
   /** Closes the writer connection and ends the thread. */
   close(): Promise<void>;
 }
@@ -33,14 +41,21 @@ export function createIndexThread(init: Omit<WorkerInit, 'stop'>): IndexThread {
   let job: { id: number; onProgress: (p: IndexProgress) => void; resolve: (o: JobOutcome) => void } | null = null;
   let closing: (() => void) | null = null;
 
+  // Set once the first thread has created (or opened) the database: later threads must find that very file.
+  let ino: number | undefined;
   const spawn = (): Promise<void> => {
-    const w = new Worker(WORKER_BOOT, { eval: true, workerData: { ...init, stop: stopFlag } satisfies WorkerInit });
+    const w = new Worker(WORKER_BOOT, { eval: true, workerData: { ...init, ino, stop: stopFlag } satisfies WorkerInit });
     worker = w;
     return new Promise<void>((resolve, reject) => {
       let ready = false;
       w.on('message', (m: WorkerMessage) => {
         if (m.type === 'ready') {
           ready = true;
+          try {
+            ino ??= fs.statSync(init.db).ino;
+          } catch {
+            /* checked again by the next thread */
+          }
           resolve();
         } else if (m.type === 'fatal') reject(new Error(m.message));
         else if (m.type === 'progress') {
@@ -68,15 +83,32 @@ export function createIndexThread(init: Omit<WorkerInit, 'stop'>): IndexThread {
     });
   };
 
+  // `booting` is the one promise for "a worker is (or will be) ready": a dead worker clears it, so the next job spawns anew.
   const ensure = () => {
-    if (!worker || !booting) booting = spawn();
+    if (!booting) booting = spawn();
     return booting;
+  };
+
+  /** Closes the current worker (its connection first) and waits for it to end. */
+  const retire = async (w: Worker) => {
+    await new Promise<void>((resolve) => {
+      closing = resolve;
+      w.postMessage({ type: 'close' } satisfies WorkerRequest);
+      // A thread stuck in native code would hold shutdown forever; SQLite keeps the file consistent anyway.
+      setTimeout(() => void w.terminate().then(() => resolve()), 15_000).unref();
+    });
+    closing = null;
+    if (worker === w) worker = null;
   };
 
   return {
     start: ensure,
     async run(j, onProgress) {
-      await ensure();
+      try {
+        await ensure();
+      } catch (err) {
+        return { status: 'failed', message: (err as Error).message };
+      }
       return new Promise<JobOutcome>((resolve) => {
         job = { id: j.id, onProgress, resolve };
         worker!.postMessage({ type: 'run', job: j } satisfies WorkerRequest);
@@ -85,15 +117,19 @@ export function createIndexThread(init: Omit<WorkerInit, 'stop'>): IndexThread {
     requestStop() {
       Atomics.store(new Int32Array(stopFlag), 0, 1);
     },
+    recycle() {
+      const old = worker;
+      if (!old || job) return booting ?? Promise.resolve();
+      // set at once, so a job arriving meanwhile waits for the new thread instead of spawning a second writer
+      const next = retire(old).then(() => spawn());
+      booting = next;
+      next.catch(() => {});
+      return next;
+    },
     async close() {
+      await booting?.catch(() => {});
       const w = worker;
-      if (!w) return;
-      await new Promise<void>((resolve) => {
-        closing = resolve;
-        w.postMessage({ type: 'close' } satisfies WorkerRequest);
-        // A thread stuck in native code would hold shutdown forever; SQLite keeps the file consistent anyway.
-        setTimeout(() => void w.terminate().then(() => resolve()), 15_000).unref();
-      });
+      if (w) await retire(w);
       worker = null;
       booting = null;
     },

@@ -9,6 +9,7 @@
  * `closed` after `close`. A shared flag asks the running job to stop after its
  * current batch (SIGTERM): what was written stays consistent.
  */
+import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { discoverFiles } from '../indexer/discover.ts';
 import { DEFAULT_MAX_FILE_BYTES } from '../indexer/extract/extract-file.ts';
@@ -21,6 +22,12 @@ import type { IndexJob } from './queue.ts';
 export interface WorkerInit {
   repo: string;
   db: string;
+  /**
+   * The database file's inode once it exists: a replacement thread opens that
+   * file or nothing. Without it, a thread started after the repository was
+   * deleted would create a new, empty index behind the read connection's back.
+   */
+  ino?: number;
   /** Int32Array over a SharedArrayBuffer: [0] = 1 asks the running job to stop. */
   stop: SharedArrayBuffer;
   maxFileBytes?: number;
@@ -61,6 +68,15 @@ const post = (m: WorkerMessage) => port.postMessage(m);
 
 let db: DB;
 try {
+  if (init.ino !== undefined) {
+    let ino: number | null = null;
+    try {
+      ino = fs.statSync(init.db).ino;
+    } catch {
+      /* gone */
+    }
+    if (ino !== init.ino) throw new Error(`the index ${init.db} ${ino === null ? 'no longer exists' : 'was replaced by another file'}`);
+  }
   db = openStore(init.db);
   post({ type: 'ready' });
   warmUp();

@@ -150,6 +150,8 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
           log(`indexed ${job.full ? 'repository' : `${r.paths.length} path(s)`}: ${r.parsed} parsed, ${r.removed} removed in ${r.seconds.toFixed(2)} s`);
         }
         if (!watcher && !stopping) startWatcher();
+        // A full run grows the writer thread's heap to the whole repository; a fresh thread returns that memory.
+        if (job.full && !stopping) void writer.recycle();
         return;
       }
       if (outcome.status === 'interrupted') {

@@ -92,6 +92,28 @@ describe.concurrent('daemon faults', () => {
     }
   });
 
+  it('on SIGTERM in the middle of indexing, ends the transaction, closes the index and removes its pid file', { timeout: 60_000 }, async () => {
+    const repo = fs.realpathSync(tempDir('allot-term-'));
+    dirs.push(repo);
+    writeTree(repo, modules(FILES));
+    const d = await serve(repo);
+    await waitFor(async () => {
+      const p = (await d.client.status()).indexing.progress;
+      return p?.phase === 'parse' && p.done >= 1 && p.done < p.total * 0.4;
+    }, 'the start-up run to be under way', 60_000, 5);
+    const t0 = Date.now();
+    expect(await d.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(d.log()).toMatch(/stopping: SIGTERM[\s\S]*stopped/);
+    expect(fs.existsSync(path.join(repo, '.allot/daemon.pid'))).toBe(false);
+    expect(fs.existsSync(path.join(repo, '.allot/daemon.json'))).toBe(false);
+    const db = openStore(path.join(repo, '.allot/index.db'), { readonly: true });
+    const files = (db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
+    expect(files < FILES || getState(db, 'resolution_dirty') !== null).toBe(true);
+    expect(checkConsistency(db)).toEqual([]);
+    db.close();
+  });
+
   it('keeps serving, with a clear error, when the repository disappears', async () => {
     const repo = fs.realpathSync(copyFixture('mixed'));
     dirs.push(repo);
@@ -105,6 +127,8 @@ describe.concurrent('daemon faults', () => {
       }, 'the daemon to notice');
       expect(s.lastError?.message).toMatch(/no longer exists; serving the last index/);
       expect(s.watcher.state).toBe('stopped');
+      // and it did not bring the folder back (say, by creating a new, empty index there)
+      expect(fs.existsSync(repo)).toBe(false);
       // queries are still answered from the index it has open
       expect((await d.client.search({ query: 'apply discount', k: 1 }))[0]).toMatchObject({ object: 'apply_discount' });
       expect((await d.client.status()).pid).toBe(d.child.pid);
