@@ -1,15 +1,14 @@
 /**
  * Where `allot search` and `allot context` get their answers: the running
  * daemon when there is one for this repository and index (started on demand
- * with `--daemon`), else in-process. Both paths call the same functions
- * (`search()`, `buildContext()`), so the output is identical.
+ * with `--daemon`), else in-process. In-process answers come from the
+ * daemon's own query engine (`search()`, `buildContext()`), so the output is
+ * identical on both paths.
  */
-import { buildContext } from '../../allocator/context.ts';
 import type { AllocateOptions } from '../../allocator/options.ts';
 import type { Allocation } from '../../allocator/types.ts';
-import { bm25Retriever } from '../../indexer/retrieve/bm25.ts';
-import { search, type SearchHit } from '../../indexer/retrieve/search.ts';
-import { storeObjectSource } from '../../indexer/store/object-source.ts';
+import type { SearchHit } from '../../indexer/retrieve/search.ts';
+import { createQueryEngine, type QueryEngine } from '../../daemon/queries.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
 import { UsageError } from './repo.ts';
 import { createClient, DaemonError, DaemonUnreachable, findDaemon, startDaemonProcess, type AllotClient } from '../lib/index.ts';
@@ -24,13 +23,15 @@ export interface QueryRoute {
 /** `true`: use the daemon, starting it if needed; `false`: never; undefined: use one if it runs. */
 export type DaemonMode = boolean | undefined;
 
-function inProcess(dbFile: string): QueryRoute {
+/** The daemon's own query engine over a connection of our own: the same code answers on both paths. */
+function inProcess(repo: string, dbFile: string): QueryRoute {
   let db: DB | null = null;
-  const open = () => (db ??= openStore(dbFile, { readonly: true }));
+  let engine: QueryEngine | null = null;
+  const open = () => (engine ??= createQueryEngine((db = openStore(dbFile, { readonly: true })), repo));
   return {
     via: 'in-process',
-    search: async (query, k) => search(open(), query, k),
-    context: async (query, options) => buildContext(query, bm25Retriever(open()), storeObjectSource(open()), options),
+    search: async (query, k) => open().search(query, k),
+    context: async (query, options) => open().context(query, options),
     close: () => db?.close(),
   };
 }
@@ -78,14 +79,14 @@ function viaDaemon(client: AllotClient, fallback: () => QueryRoute): QueryRoute 
 }
 
 export async function openQueryRoute(repo: string, dbFile: string, mode: DaemonMode): Promise<QueryRoute> {
-  if (mode === false) return inProcess(dbFile);
+  if (mode === false) return inProcess(repo, dbFile);
   const found = await findDaemon(repo);
-  if (found.state === 'running' && found.info.db === dbFile) return viaDaemon(createClient(repo, found.info), () => inProcess(dbFile));
-  if (mode !== true) return inProcess(dbFile);
+  if (found.state === 'running' && found.info.db === dbFile) return viaDaemon(createClient(repo, found.info), () => inProcess(repo, dbFile));
+  if (mode !== true) return inProcess(repo, dbFile);
   if (found.state === 'running') {
     throw new UsageError(`the daemon for ${repo} serves ${found.info.db}, not ${dbFile}; stop it or drop --daemon`);
   }
   const { info } = await startDaemonProcess(repo, { db: dbFile });
   process.stderr.write(`allot: started the daemon for ${repo} (pid ${info.pid})\n`);
-  return viaDaemon(createClient(repo, info), () => inProcess(dbFile));
+  return viaDaemon(createClient(repo, info), () => inProcess(repo, dbFile));
 }
