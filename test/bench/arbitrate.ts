@@ -21,7 +21,8 @@ import { PYTHON_BUILTINS } from '../../allocator/arbitrate/builtins/python.ts';
 import { arbitrate } from '../../allocator/arbitrate/gate.ts';
 import { dedent } from '../../allocator/arbitrate/program.ts';
 import { Repo } from '../../allocator/arbitrate/scope.ts';
-import { functionParams } from '../../allocator/arbitrate/interface.ts';
+import { functionParams, interfaceReport } from '../../allocator/arbitrate/interface.ts';
+import { namesReport } from '../../allocator/arbitrate/names.ts';
 import { callMismatch, type Params } from '../../allocator/arbitrate/signature.ts';
 import type { Arbitration, WitnessType } from '../../allocator/arbitrate/types.ts';
 import { indexRepository } from '../../indexer/index-repository.ts';
@@ -108,6 +109,8 @@ function arityDamage(fn: Fn, root: Node, g: Generator, random: () => number): st
     .prepare("SELECT name, qualifier, target_id AS targetId FROM refs WHERE source_id = ? AND kind = 'call' AND target_id IS NOT NULL")
     .all(fn.id) as { name: string; qualifier: string | null; targetId: string }[];
   const targets = getObjects(g.db, refs.map((r) => r.targetId));
+  // A name the function binds itself (a parameter, a local import) is not what the index resolved it to.
+  const own = g.repo.analyze(fn.text, 'python').bindings;
   const options: Edit[] = [];
   for (const call of descendants(root, ['call'])) {
     const f = call.childForFieldName('function');
@@ -116,7 +119,7 @@ function arityDamage(fn: Fn, root: Node, g: Generator, random: () => number): st
     const name = f.type === 'identifier' ? f.text : f.type === 'attribute' ? f.childForFieldName('attribute')?.text : undefined;
     const qualifier = f.type === 'attribute' ? f.childForFieldName('object')?.text ?? null : null;
     // The indexer's last resort (a name unique in the repository) also takes builtins for repository objects.
-    if (!name || (qualifier !== null && qualifier !== 'self') || (qualifier === null && PYTHON_BUILTINS.has(name))) continue;
+    if (!name || (qualifier !== null && qualifier !== 'self') || (qualifier === null && (PYTHON_BUILTINS.has(name) || own.has(name)))) continue;
     const ref = refs.find((r) => r.name === name && r.qualifier === qualifier);
     const target = ref ? targets.get(ref.targetId) : undefined;
     if (!target) continue;
@@ -312,6 +315,7 @@ async function main() {
 
     const byDamage = Object.fromEntries(DAMAGES.map((d) => [d, tally()])) as Record<Damage, Tally>;
     const formatting = { pairs: 0, abstained: 0, fired: { syntax: 0, interface: 0, names: 0, compactness: 0 } as Record<WitnessType, number> };
+    const originals = { checked: 0, mismatches: 0, suspicious: 0, unjudged: 0 };
     let functions = 0;
     let skippedBroken = 0;
     let runs = 0;
@@ -335,6 +339,16 @@ async function main() {
           continue;
         }
         functions++;
+        // What the witnesses say about the original alone, in its own place: false alarms on real code.
+        const scope = { repo, language: 'python' as const, fromPath: fn.path, target: repo.target(fn.path, fn.qualifiedName) };
+        const facts = repo.analyze(fn.text, 'python');
+        const iface = interfaceReport(facts, scope, 'default');
+        const names = namesReport(facts, scope, 'default');
+        originals.checked += iface.checked;
+        originals.mismatches += iface.mismatches.length;
+        originals.suspicious += names.suspicious.length;
+        if (names.unjudged) originals.unjudged++;
+        if (verbose) for (const e of [...iface.mismatches, ...names.suspicious]) console.error(`--- original ${fn.path}:${fn.qualifiedName} line ${e.line}: ${e.detail}`);
         const fileText = lines.join('\n');
         const variants: Record<Damage, string | null> = {
           arity: arityDamage(fn, parsed.root, g, random),
@@ -401,6 +415,9 @@ async function main() {
     const formattingTransfers = formatting.pairs * 2 - formatting.abstained;
     console.log(`${'all'.padEnd(9)} ${String(allPairs).padStart(6)}  ${''.padStart(15)}  ${''.padStart(23)}  ${pct(allKept, 2 * allPairs).padStart(12)}  ${String(wrong).padStart(15)}`);
     console.log('');
+    console.log(
+      `originals alone: ${originals.checked} calls checked against known signatures, ${originals.mismatches} mismatch(es); ${originals.suspicious} suspicious name(s); names not judgeable in ${originals.unjudged} function(s)`,
+    );
     console.log(`formatting-only pairs: ${formatting.pairs} (both orders: ${formatting.pairs * 2} arbitrations), abstained ${pct(formatting.abstained, formatting.pairs * 2)}; witnesses fired: ${JSON.stringify(formatting.fired)}`);
     console.log(`transfers: ${correct + wrong + formattingTransfers}, to the original ${correct}, away from it ${wrong}, on formatting ${formattingTransfers}: precision ${pct(correct, correct + wrong + formattingTransfers)}`);
   } finally {
