@@ -104,6 +104,16 @@ describe('evidence and scope', () => {
     }
   });
 
+  it('never chooses an empty program, and survives odd input', async () => {
+    const empty = await arb(PAIRS[0].worse, '# nothing here\n', PAIRS[0].opts);
+    expect(empty.choice).toBe('default');
+    expect(empty.witnesses[0].evidence.at(-1)).toMatchObject({ program: 'alternative', detail: 'empty: an empty program repairs nothing' });
+    expect((await arb('', '', { language: 'python' })).choice).toBe('default');
+    expect((await arb('\u0000\uffff(', 'ok()', { language: 'javascript' })).choice).toBe('alternative');
+    const long = `def f():\n    return g(${'x, '.repeat(5000)})\n`;
+    expect((await arb(long, long, { language: 'python' })).choice).toBe('default');
+  });
+
   it('rejects unknown targets and unsupported languages', async () => {
     await expect(arb('x', 'y', { language: 'python', at: { path: 'nope.py' } })).rejects.toBeInstanceOf(ArbitrateError);
     await expect(arb('x', 'y', { language: 'python', at: { path: 'inventory/stock.py', symbol: 'Nope' } })).rejects.toThrow(/no symbol Nope/);

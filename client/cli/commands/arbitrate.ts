@@ -43,9 +43,12 @@ function chooseLanguage(flags: ArbitrateFlags, atPath: string | undefined): Arbi
   }
   const inferred: Language[] = [...new Set([flags.default, flags.alternative].map((f) => languageOf(f)).filter((l) => l !== 'text'))];
   if (inferred.length > 1) throw new UsageError(`the candidates' extensions disagree (${inferred.join(', ')}): pass --language`);
-  const l: Language = inferred[0] ?? (atPath ? languageOf(atPath) : 'text');
+  const target: Language = atPath ? languageOf(atPath) : 'text';
+  const l: Language = inferred[0] ?? target;
   if (l === 'text') throw new UsageError('cannot tell the language from the file names: pass --language py|ts|tsx|js');
   if (!isArbitrateLanguage(l)) throw new UsageError(`arbitration reads ${ARBITRATE_LANGUAGES.join(', ')}, not ${l}`);
+  // Candidates saved as .ts for a .tsx (or .js) target are read with the target's grammar.
+  if (isArbitrateLanguage(target) && l !== 'python' && target !== 'python') return target;
   return l;
 }
 
