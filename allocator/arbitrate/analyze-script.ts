@@ -225,7 +225,7 @@ export function analyzeScript(root: Node, ctx: AnalyzeContext): void {
     const heritage = n.namedChildren.find((c) => c.type === 'class_heritage');
     const bases = heritage?.namedChildren.filter((c) => c.type === 'extends_clause').map((c) => c.childForFieldName('value')?.text ?? c.text) ?? [];
     const body = n.childForFieldName('body');
-    facts.defs.push({ name: name?.text ?? '', kind: 'class', signature: headText(n, body), decorators: [], className: defClass, bases, line: lineOf(n) });
+    facts.defs.push({ name: name?.text ?? '', kind: 'class', signature: headText(n, body), decorators: [], className: defClass, bases, line: lineOf(name ?? n) });
     for (const c of n.namedChildren) {
       if (c === body || c.type === 'class_body') continue;
       if (c.startIndex === name?.startIndex) continue;

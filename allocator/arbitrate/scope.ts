@@ -329,7 +329,12 @@ export function resolveName(name: string, program: ProgramFacts, scope: Scope): 
   const ownMethod =
     scope.target?.symbol?.name === name &&
     (scope.target.cls != null || scope.target.symbol.kind === 'method' || local.some((d) => /^(async\s+)?def\s+\w+\s*\(\s*(self|cls)\b/.test(d.signature)));
-  if (local.length && !ownMethod) return { kind: 'local', name };
+  if (local.length && !ownMethod) {
+    // Bound by a definition and by something else (a local import, an assignment): which one a call sees depends on scopes.
+    const defLines = new Set(program.defs.filter((d) => d.name === name).map((d) => d.line));
+    const other = (program.bindingLines.get(name) ?? []).some((l) => !defLines.has(l));
+    return other ? { kind: 'unknown' } : { kind: 'local', name };
+  }
   const rec = program.imports.find((r) => r.local === name && !r.reexport);
   if (rec) return scope.repo.resolveImport(rec, scope.fromPath, scope.language);
   if (program.bindings.has(name) && !ownMethod) return { kind: 'unknown' };

@@ -398,6 +398,23 @@ export const ABSTAIN: { name: string; opts: ArbitrateOptions; a: string; b: stri
     `),
   },
   {
+    name: 'py: a name both defined and imported is not followed (scopes decide)', opts: { language: 'python' },
+    a: code(`
+      def outer(x):
+          def apply_discount(amount):
+              from inventory.pricing import apply_discount
+              return apply_discount(amount, x)
+          return apply_discount
+    `),
+    b: code(`
+      def outer(x):
+          def apply_discount(amount):
+              from inventory.pricing import apply_discount
+              return apply_discount(amount, x, 1)
+          return apply_discount
+    `),
+  },
+  {
     name: 'py: a property is not checked as a call', opts: stockValue,
     a: code(`
       def value(self, unit_price, discount=0):
