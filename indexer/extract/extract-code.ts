@@ -83,18 +83,22 @@ interface Attachments {
 }
 
 function attachmentsOf(lang: LoadedLanguage, root: Node, text: string): Attachments {
-  const wrappers = new Map<number, Node>();
+  const wrappers = new Map<number, Node[]>();
   const leading = new Map<number, Node>();
   for (const c of lang.attachments?.captures(root) ?? []) {
-    if (c.name === 'wrapper') {
-      const prev = wrappers.get(c.node.endIndex);
-      if (!prev || c.node.startIndex < prev.startIndex) wrappers.set(c.node.endIndex, c.node);
-    } else leading.set(c.node.endIndex, c.node);
+    if (c.name === 'wrapper') (wrappers.get(c.node.endIndex) ?? wrappers.set(c.node.endIndex, []).get(c.node.endIndex)!).push(c.node);
+    else leading.set(c.node.endIndex, c.node);
   }
   return {
     wrapperOf(node) {
-      const w = wrappers.get(node.endIndex);
-      return w && w.startIndex < node.startIndex ? w : undefined;
+      // A wrapper wraps the node it ends with as its last child: a decorated class ends where its last
+      // method ends, but wraps the class, not the method.
+      let current = node;
+      for (;;) {
+        const outer = wrappers.get(current.endIndex)?.find((w) => w.startIndex < current.startIndex && w.lastNamedChild?.id === current.id);
+        if (!outer) return current === node ? undefined : current;
+        current = outer;
+      }
     },
     leadingBefore(node) {
       // Walk back over whitespace holding at most one line break (a node may end with its own newline).
