@@ -115,7 +115,7 @@ function positionTraces(ranked: Position[], selected: Selected[], texts: Map<str
     name: texts.get(p.objectId)?.qualifiedName ?? nameOf.get(p.objectId) ?? p.objectId,
     path: p.fiber,
     score: p.score,
-    views: p.views.map((v) => ({ viewId: v.viewId, kind: v.kind, score: v.score })),
+    views: p.views.map((v) => ({ viewId: v.viewId, kind: v.kind, score: v.score, reason: v.reason })),
     role: roleOf.get(p.key) ?? null,
   }));
 }

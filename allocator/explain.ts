@@ -9,7 +9,8 @@ function positionLine(p: PositionTrace, missing: ReadonlySet<string>): string {
   const role = missing.has(p.objectId) ? 'missing from index' : (p.role ?? '-');
   const views = p.views.map((v) => `${v.viewId}:${v.kind}`).join(', ');
   const absorbed = p.views.length > 1 ? `absorbed ${p.views.length} views` : '1 view';
-  return `  #${p.rank} ${p.name} (${p.path}) score ${fmt(p.score)} [${role}] ${absorbed}: ${views}`;
+  const reasons = [...new Set(p.views.map((v) => v.reason).filter((r) => r && r !== 'bm25'))];
+  return `  #${p.rank} ${p.name} (${p.path}) score ${fmt(p.score)} [${role}] ${absorbed}: ${views}${reasons.length ? ` — ${reasons.join('; ')}` : ''}`;
 }
 
 function companionLine(c: CompanionTrace): string {

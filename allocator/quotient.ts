@@ -18,7 +18,7 @@ export function rankCandidates(candidates: readonly Candidate[]): Candidate[] {
 }
 
 function absorbed(c: Candidate): AbsorbedView {
-  return { viewId: c.viewId, kind: c.viewKind, score: c.score, path: c.path, startLine: c.startLine, endLine: c.endLine };
+  return { viewId: c.viewId, kind: c.viewKind, score: c.score, path: c.path, startLine: c.startLine, endLine: c.endLine, reason: c.reason };
 }
 
 // Quotient rule: views of one object compete for one position; the object keeps its strongest view and

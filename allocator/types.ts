@@ -42,6 +42,8 @@ export interface AbsorbedView {
   viewId: number;
   kind: ViewKind;
   score: number;
+  /** Why the retriever found it (`bm25`, `structural: imported by the query as X`). */
+  reason: string;
   path: string;
   startLine: number;
   endLine: number;
@@ -92,7 +94,7 @@ export interface PositionTrace {
   name: string;
   path: string;
   score: number;
-  views: { viewId: number; kind: ViewKind; score: number }[];
+  views: { viewId: number; kind: ViewKind; score: number; reason: string }[];
   /** The slot it won, or null when it was left out (or missing from the source). */
   role: Role | null;
 }

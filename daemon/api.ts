@@ -104,7 +104,7 @@ export function createApi(deps: ApiDeps): Hono {
     counted('search', async () => {
       const req = await body(c, parseSearchRequest);
       if (req instanceof Response) return req;
-      return notReady(c) ?? c.json(deps.queries.search(req.query, req.k));
+      return notReady(c) ?? c.json(await deps.queries.search(req.query, req.k, req.retrieval));
     }),
   );
 
@@ -112,7 +112,7 @@ export function createApi(deps: ApiDeps): Hono {
     counted('context', async () => {
       const req = await body(c, parseContextRequest);
       if (req instanceof Response) return req;
-      return notReady(c) ?? c.json(deps.queries.context(req.query, req.options));
+      return notReady(c) ?? c.json(await deps.queries.context(req.query, req.options, req.retrieval));
     }),
   );
 

@@ -8,16 +8,16 @@ import path from 'node:path';
 import { buildContext } from '../allocator/context.ts';
 import type { AllocateOptions } from '../allocator/options.ts';
 import type { Allocation } from '../allocator/types.ts';
-import { bm25Retriever } from '../indexer/retrieve/bm25.ts';
 import { search, type SearchHit } from '../indexer/retrieve/search.ts';
+import { retrieverFor, type RetrievalOptions } from '../indexer/retrieve/select.ts';
 import { storeObjectSource } from '../indexer/store/object-source.ts';
 import type { DB } from '../indexer/store/open.ts';
 import { fileText, getObjects, indexedFileInfo, objectReferences, objectViews } from './store-reads.ts';
 import type { FileResponse, ObjectResponse } from './types.ts';
 
 export interface QueryEngine {
-  search(query: string, k: number): SearchHit[];
-  context(query: string, options: AllocateOptions): Allocation;
+  search(query: string, k: number, retrieval?: RetrievalOptions): Promise<SearchHit[]>;
+  context(query: string, options: AllocateOptions, retrieval?: RetrievalOptions): Promise<Allocation>;
   object(id: string): ObjectResponse | null;
   /** The indexed text of a file; `forbidden` when the path leaves the repository through a symlink. */
   file(relPath: string): FileResponse | 'forbidden' | null;
@@ -28,9 +28,10 @@ export interface QueryEngine {
 export function createQueryEngine(db: DB, repo: string): QueryEngine {
   const anyFile = db.prepare('SELECT EXISTS (SELECT 1 FROM files) AS n').pluck();
   return {
-    search: (query, k) => search(db, query, k),
+    search: async (query, k, r = {}) => search(db, query, k, await retrieverFor(db, r.retriever, { path: r.path })),
     // A fresh object source per query: it memoises file lines, which a later batch may change.
-    context: (query, options) => buildContext(query, bm25Retriever(db), storeObjectSource(db), options),
+    context: async (query, options, r = {}) =>
+      buildContext(query, await retrieverFor(db, r.retriever, { path: r.path }), storeObjectSource(db), options),
     object(id) {
       const object = getObjects(db, [id]).get(id);
       if (!object) return null;

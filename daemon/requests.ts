@@ -7,14 +7,22 @@
 import { z } from 'zod';
 import { AllocateOptionsSchema, type AllocateOptions } from '../allocator/options.ts';
 import { normalizePath } from '../indexer/paths.ts';
+import { RETRIEVER_NAMES, type RetrievalOptions } from '../indexer/retrieve/select.ts';
 
 /** The longest query accepted (characters). */
 export const MAX_QUERY_CHARS = 10_000;
 export const MAX_K = 10_000;
 
+/** How to retrieve, as `--retriever` and `--path` say it on the command line. */
+const retrieval = {
+  retriever: z.enum(RETRIEVER_NAMES).optional(),
+  path: z.string().max(4096).optional(),
+};
+
 export const SearchRequestSchema = z.object({
   query: z.string().max(MAX_QUERY_CHARS),
   k: z.number().int().min(1).max(MAX_K).default(20),
+  ...retrieval,
 }).strict();
 
 /** `POST /v1/search` body. */
@@ -22,6 +30,7 @@ export type SearchRequest = z.input<typeof SearchRequestSchema>;
 
 export const ContextRequestSchema = AllocateOptionsSchema.extend({
   query: z.string().max(MAX_QUERY_CHARS),
+  ...retrieval,
 }).strict();
 
 /** `POST /v1/context` body: the query plus `allot context`'s options (`slots` as `"4+1"` or `{core, companion}`). */
@@ -38,15 +47,18 @@ function parseWith<S extends z.ZodType>(schema: S, body: unknown): Parsed<z.outp
   return r.success ? { ok: true, value: r.data } : { ok: false, message: describe(r.error) };
 }
 
-export function parseSearchRequest(body: unknown): Parsed<{ query: string; k: number }> {
-  return parseWith(SearchRequestSchema, body);
+export function parseSearchRequest(body: unknown): Parsed<{ query: string; k: number; retrieval: RetrievalOptions }> {
+  const r = parseWith(SearchRequestSchema, body);
+  if (!r.ok) return r;
+  const { query, k, retriever, path } = r.value;
+  return { ok: true, value: { query, k, retrieval: { retriever, path } } };
 }
 
-export function parseContextRequest(body: unknown): Parsed<{ query: string; options: AllocateOptions }> {
+export function parseContextRequest(body: unknown): Parsed<{ query: string; options: AllocateOptions; retrieval: RetrievalOptions }> {
   const r = parseWith(ContextRequestSchema, body);
   if (!r.ok) return r;
-  const { query, ...options } = r.value;
-  return { ok: true, value: { query, options } };
+  const { query, retriever, path, ...options } = r.value;
+  return { ok: true, value: { query, options, retrieval: { retriever, path } } };
 }
 
 /** Body text to JSON, or a message saying why not. */

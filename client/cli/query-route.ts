@@ -9,14 +9,15 @@ import type { AllocateOptions } from '../../allocator/options.ts';
 import type { Allocation } from '../../allocator/types.ts';
 import type { SearchHit } from '../../indexer/retrieve/search.ts';
 import { createQueryEngine, type QueryEngine } from '../../daemon/queries.ts';
+import type { RetrievalOptions } from '../../indexer/retrieve/select.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
 import { UsageError } from './repo.ts';
 import { createClient, DaemonError, DaemonUnreachable, findDaemon, startDaemonProcess, type AllotClient } from '../lib/index.ts';
 
 export interface QueryRoute {
   via: 'daemon' | 'in-process';
-  search(query: string, k: number): Promise<SearchHit[]>;
-  context(query: string, options: AllocateOptions): Promise<Allocation>;
+  search(query: string, k: number, retrieval?: RetrievalOptions): Promise<SearchHit[]>;
+  context(query: string, options: AllocateOptions, retrieval?: RetrievalOptions): Promise<Allocation>;
   close(): void;
 }
 
@@ -30,8 +31,8 @@ function inProcess(repo: string, dbFile: string): QueryRoute {
   const open = () => (engine ??= createQueryEngine((db = openStore(dbFile, { readonly: true })), repo));
   return {
     via: 'in-process',
-    search: async (query, k) => open().search(query, k),
-    context: async (query, options) => open().context(query, options),
+    search: async (query, k, retrieval) => open().search(query, k, retrieval),
+    context: async (query, options, retrieval) => open().context(query, options, retrieval),
     close: () => db?.close(),
   };
 }
@@ -69,8 +70,9 @@ function viaDaemon(client: AllotClient, fallback: () => QueryRoute): QueryRoute 
   };
   return {
     via: 'daemon',
-    search: (query, k) => guarded(() => client.search({ query, k }), (r) => r.search(query, k)),
-    context: (query, options) => guarded(() => client.context({ query, ...options }), (r) => r.context(query, options)),
+    search: (query, k, retrieval = {}) => guarded(() => client.search({ query, k, ...retrieval }), (r) => r.search(query, k, retrieval)),
+    context: (query, options, retrieval = {}) =>
+      guarded(() => client.context({ query, ...options, ...retrieval }), (r) => r.context(query, options, retrieval)),
     close: () => {
       client.close();
       local?.close();

@@ -1,5 +1,6 @@
 import type { DB } from '../store/open.ts';
 import { bm25Retriever } from './bm25.ts';
+import type { Retriever } from './retriever.ts';
 
 /** One search hit, as `allot search --json` prints it. */
 export interface SearchHit {
@@ -15,11 +16,11 @@ export interface SearchHit {
 }
 
 /**
- * Ranked views for a query: the engine behind `allot search` and `POST /v1/search`.
+ * Ranked views for a query (BM25 unless another retriever is given): the engine behind `allot search` and `POST /v1/search`.
  * @example search(db, 'parse config', 20)[0] // { path: 'pkg/config.py', object: 'parse_config', view: 'signature', ... }
  */
-export function search(db: DB, query: string, k = 20): SearchHit[] {
-  return bm25Retriever(db)
+export function search(db: DB, query: string, k = 20, retriever: Retriever = bm25Retriever(db)): SearchHit[] {
+  return retriever
     .retrieve(query, k)
     .map((c) => ({
       path: c.path,

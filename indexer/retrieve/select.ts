@@ -4,6 +4,12 @@ import { hybridRetriever } from './fusion.ts';
 import type { Retriever } from './retriever.ts';
 import { structuralRetriever, type StructuralOptions } from './structural.ts';
 
+/** How a query is retrieved: the retriever, and the file the query comes from (resolves its relative imports). */
+export interface RetrievalOptions {
+  retriever?: RetrieverName;
+  path?: string;
+}
+
 /** Retrievers a query can name (`--retriever`). */
 export const RETRIEVER_NAMES = ['hybrid', 'bm25', 'structural'] as const;
 export type RetrieverName = (typeof RETRIEVER_NAMES)[number];

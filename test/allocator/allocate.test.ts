@@ -32,7 +32,7 @@ describe('worked example: the quotient frees the slots a function\'s extra views
     expect(a.trace.viewsRetrieved).toBe(6);
     expect(a.trace.objects).toBe(4);
     expect(a.trace.positions[0].views).toEqual([
-      { viewId: 1, kind: 'signature', score: 10 }, { viewId: 2, kind: 'body', score: 9.5 }, { viewId: 3, kind: 'callsite', score: 9 },
+      { viewId: 1, kind: 'signature', score: 10, reason: 'bm25' }, { viewId: 2, kind: 'body', score: 9.5, reason: 'bm25' }, { viewId: 3, kind: 'callsite', score: 9, reason: 'bm25' },
     ]);
     expect(a.blocks[0].score).toBe(10);
 

@@ -9,8 +9,8 @@ const TOKEN = 'x'.repeat(43);
 function app(over: { building?: boolean } = {}) {
   const calls: string[] = [];
   const queries: QueryEngine = {
-    search: (q, k) => (calls.push(`search ${q} ${k}`), []),
-    context: (q, o) => (calls.push(`context ${q} ${o.budget}`), { query: q } as never),
+    search: async (q, k) => (calls.push(`search ${q} ${k}`), []),
+    context: async (q, o) => (calls.push(`context ${q} ${o.budget}`), { query: q } as never),
     object: (id) => (id === '0123456789abcdef' ? ({ object: { id } } as never) : null),
     file: (p) => (p === 'a.py' ? { path: p, language: 'python', lineCount: 1, size: 2, text: 'x\n' } : p === 'link.py' ? 'forbidden' : null),
     hasFiles: () => true,

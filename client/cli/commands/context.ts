@@ -5,6 +5,7 @@ import { parseAllocateOptions } from '../../../allocator/options.ts';
 import { chunkCandidates } from '../../../indexer/retrieve/chunks.ts';
 import { openStore } from '../../../indexer/store/open.ts';
 import { openQueryRoute } from '../query-route.ts';
+import { parseRetrievalFlags, withRetrievalFlags } from '../retrieval.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
 interface ContextFlags {
@@ -19,11 +20,12 @@ interface ContextFlags {
   render: boolean;
   baseline?: string;
   daemon?: boolean;
+  retriever?: string;
+  path?: string;
 }
 
 export function registerContext(program: Command): void {
-  program
-    .command('context <query>')
+  withRetrievalFlags(program.command('context <query>'))
     .description('budgeted context: retrieved views allocated by code object and rendered within an exact token budget')
     .option('--budget <tokens>', 'B: the whole context budget', '4096')
     .option('--object-cap <tokens>', 'b_obj: at most this many tokens per object', '1024')
@@ -48,6 +50,7 @@ export function registerContext(program: Command): void {
       } catch (err) {
         throw new UsageError((err as Error).message);
       }
+      const retrieval = parseRetrievalFlags(flags);
       if (flags.baseline !== undefined && flags.baseline !== 'chunk-bm25') throw new UsageError(`unknown baseline "${flags.baseline}" (known: chunk-bm25)`);
       const repo = resolveRepo(global.repo);
       const dbFile = resolveDb(repo, global.db);
@@ -64,7 +67,7 @@ export function registerContext(program: Command): void {
       }
       const route = await openQueryRoute(repo, dbFile, flags.daemon);
       try {
-        const allocation = await route.context(query, options);
+        const allocation = await route.context(query, options, retrieval);
         if (flags.json) process.stdout.write(JSON.stringify(allocation, null, 2) + '\n');
         else {
           if (flags.explain) process.stdout.write(explain(allocation) + '\n\n');

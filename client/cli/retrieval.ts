@@ -1,0 +1,16 @@
+import type { Command } from 'commander';
+import { DEFAULT_RETRIEVER, RETRIEVER_NAMES, type RetrievalOptions, type RetrieverName } from '../../indexer/retrieve/select.ts';
+import { UsageError } from './repo.ts';
+
+/** Adds `--retriever` and `--path`, shared by the commands that retrieve. */
+export function withRetrievalFlags(cmd: Command): Command {
+  return cmd
+    .option('--retriever <name>', `${RETRIEVER_NAMES.join(', ')} (hybrid = structural + BM25)`, DEFAULT_RETRIEVER)
+    .option('--path <file>', 'the file the query comes from (resolves its relative imports; its own objects are left out)');
+}
+
+export function parseRetrievalFlags(flags: { retriever?: string; path?: string }): RetrievalOptions {
+  const name = flags.retriever ?? DEFAULT_RETRIEVER;
+  if (!(RETRIEVER_NAMES as readonly string[]).includes(name)) throw new UsageError(`unknown retriever "${name}" (known: ${RETRIEVER_NAMES.join(', ')})`);
+  return { retriever: name as RetrieverName, path: flags.path };
+}
