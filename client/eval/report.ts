@@ -44,7 +44,8 @@ export function columnLabel(m: MetricSpec): string {
   return `${m.label} % (95% CI)`;
 }
 
-const headerRow = (cols: string[]) => `| ${cols.join(' | ')} |\n|${cols.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`;
+/** A table header; the first `textColumns` columns are left-aligned, the rest (figures) right-aligned. */
+const headerRow = (cols: string[], textColumns = 1) => `| ${cols.join(' | ')} |\n|${cols.map((_, i) => (i < textColumns ? '---' : '---:')).join('|')}|`;
 
 export interface ReportOptions {
   title: string;
@@ -111,7 +112,7 @@ export function renderReport(s: Summary, opts: ReportOptions): string {
   // Per repository.
   if (Object.keys(s.repos).length > 1) {
     out.push(`## By repository: ${headline.label}`, '');
-    out.push(headerRow(['repository', 'method', ...s.budgets.map(budgetLabel)]));
+    out.push(headerRow(['repository', 'method', ...s.budgets.map(budgetLabel)], 2));
     for (const repo of Object.keys(s.repos).sort()) {
       for (const m of s.methods) {
         const vals = s.budgets.map((b) => {
