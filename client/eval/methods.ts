@@ -9,6 +9,10 @@ import { buildContext } from '../../allocator/context.ts';
 import type { AllocateOptionsInput } from '../../allocator/options.ts';
 import type { Allocation } from '../../allocator/types.ts';
 import { bm25Retriever } from '../../indexer/retrieve/bm25.ts';
+import { hybridRetriever } from '../../indexer/retrieve/fusion.ts';
+import { loadedQueryLanguages } from '../../indexer/retrieve/query-reading.ts';
+import type { Retriever } from '../../indexer/retrieve/retriever.ts';
+import { createStructuralRetriever } from '../../indexer/retrieve/structural.ts';
 import { chunkCandidates } from '../../indexer/retrieve/chunks.ts';
 import { storeObjectSource } from '../../indexer/store/object-source.ts';
 import { getObjects } from '../../indexer/store/read.ts';
@@ -49,6 +53,8 @@ export interface MethodEnv {
    * charged its original time, see `SharedRetriever`).
    */
   views(query: string, exclusion: Exclusion | null): SharedRetriever;
+  /** Structural (or hybrid) retrieval for one task, memoised like `views`; needs `loadQueryLanguages()` awaited first. */
+  structural(query: string, exclusion: Exclusion | null, kind: 'structural' | 'hybrid'): SharedRetriever;
 }
 
 /** A method's work for one query: `render(budget)` after one shared preparation. */
@@ -70,6 +76,7 @@ export interface Method {
 export function methodEnv(db: DB, tokenizer: Tokenizer = getTokenizer('cl100k_base')): MethodEnv {
   let ranker: FileRanker | undefined;
   let shared: { key: string; retriever: SharedRetriever } | undefined;
+  const structural = new Map<string, { key: string; retriever: SharedRetriever }>();
   return {
     db,
     tokenizer,
@@ -78,6 +85,17 @@ export function methodEnv(db: DB, tokenizer: Tokenizer = getTokenizer('cl100k_ba
       const key = JSON.stringify([query, exclusion]);
       if (shared?.key !== key) shared = { key, retriever: excludingRetriever(bm25Retriever(db), exclusion) };
       return shared.retriever;
+    },
+    structural(query, exclusion, kind) {
+      const key = JSON.stringify([query, exclusion]);
+      const hit = structural.get(kind);
+      if (hit?.key === key) return hit.retriever;
+      // The task's file is the query's own: relative imports resolve from it, and the walk never passes through it.
+      const own: Retriever = createStructuralRetriever(db, loadedQueryLanguages(), { path: exclusion?.path });
+      const inner = kind === 'structural' ? own : hybridRetriever([{ retriever: own, weight: 2 }, { retriever: bm25Retriever(db), weight: 1 }]);
+      const retriever = excludingRetriever(inner, exclusion);
+      structural.set(kind, { key, retriever });
+      return retriever;
     },
   };
 }
@@ -93,12 +111,12 @@ function fromAllocation(a: Allocation): EvalContext {
   };
 }
 
-function allocation(name: string, description: string, options: AllocateOptionsInput): Method {
+function allocation(name: string, description: string, options: AllocateOptionsInput, retrieval: 'bm25' | 'structural' | 'hybrid' = 'bm25'): Method {
   return {
     name,
     description,
     prepare(env, query, exclusion) {
-      const retriever = env.views(query, exclusion);
+      const retriever = retrieval === 'bm25' ? env.views(query, exclusion) : env.structural(query, exclusion, retrieval);
       const source = storeObjectSource(env.db);
       // Retrieval happens here once; every budget then allocates from the memoised candidates.
       const probe = buildContext(query, retriever, source, { ...options, budget: 0 }, env.tokenizer);
@@ -134,6 +152,8 @@ export const METHODS: readonly Method[] = [
   allocation('slots-5+0', 'allocation with 5 core objects and no companion', { slots: '5+0' }),
   allocation('slots-4+1', 'allocation with 4 core objects and 1 companion (the default split)', { slots: '4+1' }),
   allocation('slots-3+2', 'allocation with 3 core objects and 2 companions', { slots: '3+2' }),
+  allocation('structural', 'allocation over structural retrieval (the query read as code, resolved through the index, PageRank)', {}, 'structural'),
+  allocation('hybrid', 'allocation over structural and BM25 retrieval fused by reciprocal rank', {}, 'hybrid'),
   {
     name: 'chunk-bm25',
     description: 'baseline: 20-line chunks ranked by BM25, packed verbatim in rank order',
@@ -160,7 +180,6 @@ export const METHODS: readonly Method[] = [
 /** Methods named but not available yet, with the reason. */
 export const UNAVAILABLE: Readonly<Record<string, string>> = {
   dense: 'needs embeddings in the index, which allot does not build yet',
-  hybrid: 'needs embeddings in the index, which allot does not build yet',
 };
 
 /** The methods named in `--methods a,b,c` (all available ones when absent), in the order given. */

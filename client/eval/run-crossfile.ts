@@ -4,6 +4,7 @@
  * its index exists); rows go to `results.jsonl` as tasks finish, then the
  * summary, chart and report are written from all rows of the run's tasks.
  */
+import { loadQueryLanguages } from '../../indexer/retrieve/query-reading.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { openStore } from '../../indexer/store/open.ts';
@@ -55,6 +56,7 @@ export const CROSSFILE_DEFINITIONS = [
 ];
 
 export async function runCrossfile(o: CrossfileRunOptions): Promise<RunOutcome> {
+  await loadQueryLanguages(); // the structural methods read queries as code
   let tasks = readCrossfileTasks(o.tasksFile);
   if (o.limit !== undefined) tasks = tasks.slice(0, o.limit);
   fs.mkdirSync(o.out, { recursive: true });

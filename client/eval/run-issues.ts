@@ -7,6 +7,7 @@
  * files and verbatim from the repository, tokens; baselines also at each
  * issue's selector budget.
  */
+import { loadQueryLanguages } from '../../indexer/retrieve/query-reading.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,6 +57,7 @@ export const ISSUE_DEFINITIONS = [
 const toBlocks = (c: EvalContext | SelectorResult): ContextBlock[] => c.blocks.map((b) => ({ path: b.path, startLine: b.startLine, endLine: b.endLine, text: b.text }));
 
 export async function runIssues(o: IssuesRunOptions): Promise<RunOutcome> {
+  await loadQueryLanguages(); // the structural methods read queries as code
   let tasks = readIssueTasks(o.tasksFile);
   if (o.limit !== undefined) tasks = tasks.slice(0, o.limit);
   fs.mkdirSync(o.out, { recursive: true });

@@ -45,6 +45,8 @@ export interface PageRankOptions {
   alpha?: number;
   /** Residual per unit of degree below which a node is not pushed further. */
   epsilon?: number;
+  /** Nodes the walk may reach but never pass through (the query's own file: its future lines are not evidence). */
+  blocked?: ReadonlySet<number>;
 }
 
 /**
@@ -88,6 +90,11 @@ export function personalizedPageRank(graph: ReferenceGraph, seeds: Map<number, n
       continue;
     }
     if (r < epsilon * d) continue;
+    if (opts.blocked?.has(u)) {
+      rank[u] += r;
+      residual[u] = 0;
+      continue;
+    }
     rank[u] += alpha * r;
     residual[u] = 0;
     const share = ((1 - alpha) * r) / d;

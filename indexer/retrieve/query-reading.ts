@@ -56,10 +56,17 @@ export function guessLanguage(text: string): CodeLanguage | null {
 }
 
 let loaded: Promise<Map<CodeLanguage, LoadedLanguage>> | undefined;
+let ready: Map<CodeLanguage, LoadedLanguage> | undefined;
 /** Every grammar, loaded once: query reading is synchronous after this. */
 export function loadQueryLanguages(): Promise<Map<CodeLanguage, LoadedLanguage>> {
-  loaded ??= Promise.all(CODE_LANGUAGES.map(async (l) => [l, await loadLanguage(l)] as const)).then((e) => new Map(e));
+  loaded ??= Promise.all(CODE_LANGUAGES.map(async (l) => [l, await loadLanguage(l)] as const)).then((e) => (ready = new Map(e)));
   return loaded;
+}
+
+/** The grammars once `loadQueryLanguages()` has resolved; throws before. */
+export function loadedQueryLanguages(): Map<CodeLanguage, LoadedLanguage> {
+  if (!ready) throw new Error('query grammars are not loaded: await loadQueryLanguages() first');
+  return ready;
 }
 
 /**

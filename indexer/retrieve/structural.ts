@@ -6,6 +6,7 @@ import type { DB } from '../store/open.ts';
 import { getGeneration } from '../store/write.ts';
 import type { Candidate, CodeLanguage, ExtractedReference, ObjectKind, ViewKind } from '../types.ts';
 import { buildGraph, personalizedPageRank, type ReferenceGraph } from './graph.ts';
+import type { LoadedLanguage } from '../languages/registry.ts';
 import { loadQueryLanguages, readQuery } from './query-reading.ts';
 import type { Retriever } from './retriever.ts';
 
@@ -98,7 +99,11 @@ export interface StructuralOptions {
  * reference graph (Aider's repo-map idea). Every candidate says why it was found.
  */
 export async function structuralRetriever(db: DB, opts: StructuralOptions = {}): Promise<Retriever> {
-  const grammars = await loadQueryLanguages();
+  return createStructuralRetriever(db, await loadQueryLanguages(), opts);
+}
+
+/** The structural retriever with the query grammars already loaded (see `loadQueryLanguages`). */
+export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, LoadedLanguage>, opts: StructuralOptions = {}): Retriever {
   const viewOf = db.prepare(
     `SELECT v.id, v.kind, v.start_line AS startLine, v.end_line AS endLine FROM views v
      WHERE v.object_id = ? AND +v.derived = 0 ORDER BY CASE v.kind WHEN 'signature' THEN 0 WHEN 'body' THEN 1 ELSE 2 END, v.id LIMIT 1`,
@@ -116,7 +121,10 @@ export async function structuralRetriever(db: DB, opts: StructuralOptions = {}):
         const i = s.graph.index.get(id);
         if (i !== undefined) seedIndex.set(i, seed.score);
       }
-      const ppr = personalizedPageRank(s.graph, seedIndex);
+      // The query's own file is a dead end for the walk: its later lines are not evidence for its earlier ones.
+      const own = opts.path ? s.byFile.get(normalizePath(opts.path)) : undefined;
+      const blocked = own ? new Set(own.map((id) => s.graph.index.get(id)!).filter((i) => i !== undefined)) : undefined;
+      const ppr = personalizedPageRank(s.graph, seedIndex, { blocked });
       // Break ties between equally strong seeds (a file imports dozens of names) by the words near the end of the query.
       const affinity = seedAffinity(s, seeds, reading);
       for (const r of ranked) r.score += affinity.get(r.id) ?? 0;

@@ -91,8 +91,8 @@ describe('allot eval crossfile (real process)', () => {
     expect(r.status).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary.tasks).toBe(2);
-    expect(summary.methods).toEqual(['allocation', 'no-quotient', 'no-render', 'slots-5+0', 'slots-4+1', 'slots-3+2', 'chunk-bm25', 'file-bm25']);
-    expect(rows(path.join(root, 'all/results.jsonl'))).toHaveLength(16);
+    expect(summary.methods).toEqual(['allocation', 'no-quotient', 'no-render', 'slots-5+0', 'slots-4+1', 'slots-3+2', 'structural', 'hybrid', 'chunk-bm25', 'file-bm25']);
+    expect(rows(path.join(root, 'all/results.jsonl'))).toHaveLength(20);
   });
 
   it('gives clear errors with exit code 2', () => {
