@@ -42,6 +42,8 @@ export interface JobResult {
   removed: number;
   problems: number;
   seconds: number;
+  /** Seconds per phase, as the indexer reports them (the new text is visible once `write` is done; `resolve` comes after). */
+  phases: { discover: number; parse: number; write: number; resolve: number };
 }
 
 export type WorkerRequest = { type: 'run'; job: IndexJob; workers?: number } | { type: 'close' };
@@ -148,7 +150,7 @@ async function run(job: IndexJob, workers: number | undefined): Promise<void> {
       type: 'done',
       result: {
         id: job.id, full: job.full, paths: paths ?? [], parsed: summary.parsed, removed: summary.removed,
-        problems: summary.problems.length, seconds: (performance.now() - started) / 1000,
+        problems: summary.problems.length, seconds: (performance.now() - started) / 1000, phases: summary.phases,
       },
     });
   } catch (err) {

@@ -147,7 +147,8 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
         state.indexing.state = 'idle';
         events.publish({ type: 'indexed', report, ...capPaths(r.paths) });
         if (r.parsed || r.removed || job.full) {
-          log(`indexed ${job.full ? 'repository' : `${r.paths.length} path(s)`}: ${r.parsed} parsed, ${r.removed} removed in ${r.seconds.toFixed(2)} s`);
+          const phases = Object.entries(r.phases).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ');
+          log(`indexed ${job.full ? 'repository' : `${r.paths.length} path(s)`}: ${r.parsed} parsed, ${r.removed} removed in ${r.seconds.toFixed(2)} s (${phases})`);
         }
         if (!watcher && !stopping) startWatcher();
         // A full run grows the writer thread's heap to the whole repository; a fresh thread returns that memory.
