@@ -14,10 +14,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import type { EventBus } from './events.ts';
 import type { QueryEngine } from './queries.ts';
-import { ObjectIdSchema, parseContextRequest, parseFilePath, parseJsonBody, parseSearchRequest } from './requests.ts';
+import { ArbitrateError } from '../allocator/arbitrate/types.ts';
+import { ObjectIdSchema, parseArbitrateRequest, parseContextRequest, parseFilePath, parseJsonBody, parseSearchRequest } from './requests.ts';
 import { ERROR_STATUS, type ApiErrorBody, type DaemonEvent, type DaemonStatus, type ErrorCode } from './types.ts';
 
-export type QueryKind = 'search' | 'context' | 'objects' | 'files';
+export type QueryKind = 'search' | 'context' | 'objects' | 'files' | 'arbitrate';
 
 export interface ApiDeps {
   token: string;
@@ -113,6 +114,21 @@ export function createApi(deps: ApiDeps): Hono {
       const req = await body(c, parseContextRequest);
       if (req instanceof Response) return req;
       return notReady(c) ?? c.json(await deps.queries.context(req.query, req.options, req.retrieval));
+    }),
+  );
+
+  app.post('/v1/arbitrate', (c) =>
+    counted('arbitrate', async () => {
+      const req = await body(c, parseArbitrateRequest);
+      if (req instanceof Response) return req;
+      const ready = notReady(c);
+      if (ready) return ready;
+      try {
+        return c.json(await deps.queries.arbitrate(req.default, req.alternative, req.language, req.target));
+      } catch (err) {
+        if (err instanceof ArbitrateError) return fail(c, 'invalid-request', err.message);
+        throw err;
+      }
     }),
   );
 

@@ -8,7 +8,10 @@ import path from 'node:path';
 import { buildContext } from '../allocator/context.ts';
 import type { AllocateOptions } from '../allocator/options.ts';
 import type { Allocation } from '../allocator/types.ts';
+import { arbitrate } from '../allocator/arbitrate/gate.ts';
+import type { Arbitration, ArbitrateLanguage } from '../allocator/arbitrate/types.ts';
 import { search, type SearchHit } from '../indexer/retrieve/search.ts';
+import { storeArbitrateIndex } from '../indexer/store/arbitrate-source.ts';
 import { retrieverFor, type RetrievalOptions } from '../indexer/retrieve/select.ts';
 import { storeObjectSource } from '../indexer/store/object-source.ts';
 import type { DB } from '../indexer/store/open.ts';
@@ -18,6 +21,8 @@ import type { FileResponse, ObjectResponse } from './types.ts';
 export interface QueryEngine {
   search(query: string, k: number, retrieval?: RetrievalOptions): Promise<SearchHit[]>;
   context(query: string, options: AllocateOptions, retrieval?: RetrievalOptions): Promise<Allocation>;
+  /** Chooses between two candidate programs with typed witnesses from the index (`allot arbitrate`). */
+  arbitrate(defaultText: string, alternativeText: string, language: ArbitrateLanguage, at?: { path: string; symbol?: string }): Promise<Arbitration>;
   object(id: string): ObjectResponse | null;
   /** The indexed text of a file; `forbidden` when the path leaves the repository through a symlink. */
   file(relPath: string): FileResponse | 'forbidden' | null;
@@ -32,6 +37,8 @@ export function createQueryEngine(db: DB, repo: string): QueryEngine {
     // A fresh object source per query: it memoises file lines, which a later batch may change.
     context: async (query, options, r = {}) =>
       buildContext(query, await retrieverFor(db, r.retriever, { path: r.path }), storeObjectSource(db), options),
+    // A fresh index reader per request: it caches facts that a later batch may change.
+    arbitrate: (d, a, language, at) => arbitrate(d, a, { language, at }, storeArbitrateIndex(db, { repoName: path.basename(repo) })),
     object(id) {
       const object = getObjects(db, [id]).get(id);
       if (!object) return null;

@@ -89,3 +89,25 @@ export function parseFilePath(raw: string | undefined): Parsed<string> {
   if (!normal || normal === '.' || normal.startsWith('../')) return { ok: false, message: 'path is not inside the repository' };
   return { ok: true, value: normal };
 }
+
+export const ArbitrateRequestSchema = z.object({
+  /** The default program's text (a whole file, or one function meant for `at`). */
+  default: z.string().max(200_000),
+  alternative: z.string().max(200_000),
+  language: z.enum(['python', 'typescript', 'tsx', 'javascript']),
+  /** `path[:symbol]`, repository-relative: the file that supplies imports and scope. */
+  at: z.string().max(4096).optional(),
+}).strict();
+
+/** `POST /v1/arbitrate` body: what `allot arbitrate` reads from its files and flags. */
+export type ArbitrateRequest = z.input<typeof ArbitrateRequestSchema>;
+
+export function parseArbitrateRequest(body: unknown): Parsed<z.output<typeof ArbitrateRequestSchema> & { target?: { path: string; symbol?: string } }> {
+  const r = parseWith(ArbitrateRequestSchema, body);
+  if (!r.ok || !r.value.at) return r;
+  const colon = r.value.at.lastIndexOf(':');
+  const [file, symbol] = colon > 0 ? [r.value.at.slice(0, colon), r.value.at.slice(colon + 1) || undefined] : [r.value.at, undefined];
+  const rel = normalizePath(file);
+  if (rel.startsWith('..') || rel.startsWith('/')) return { ok: false, message: `at: ${r.value.at} is not a path inside the repository` };
+  return { ok: true, value: { ...r.value, target: { path: rel, symbol } } };
+}

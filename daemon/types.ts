@@ -10,7 +10,8 @@ import type { SearchHit } from '../indexer/retrieve/search.ts';
 import type { CodeObject, Reference, View } from '../indexer/types.ts';
 
 export type { Allocation, SearchHit };
-export type { ContextRequest, SearchRequest } from './requests.ts';
+export type { ArbitrateRequest, ContextRequest, SearchRequest } from './requests.ts';
+export type { Arbitration } from '../allocator/arbitrate/types.ts';
 export type { DaemonInfo } from './config.ts';
 
 /** Every error the API returns has this body, with a matching HTTP status. */
@@ -91,7 +92,7 @@ export interface DaemonStatus {
   indexing: IndexingState;
   pending: PendingWork;
   watcher: WatcherState;
-  queries: { served: number; search: number; context: number; objects: number; files: number; errors: number };
+  queries: { served: number; search: number; context: number; objects: number; files: number; arbitrate: number; errors: number };
   lastError: { message: string; at: string } | null;
 }
 

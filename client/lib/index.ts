@@ -17,7 +17,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { DaemonInfo } from '../../daemon/config.ts';
 import type {
-  Allocation, ContextRequest, DaemonEvent, DaemonStatus, FileResponse, ObjectResponse, SearchHit, SearchRequest,
+  Allocation, ArbitrateRequest, Arbitration, ContextRequest, DaemonEvent, DaemonStatus, FileResponse, ObjectResponse, SearchHit, SearchRequest,
 } from '../../daemon/types.ts';
 import { findDaemon, startDaemonProcess, type StartOptions } from './daemon-process.ts';
 import { findRepo } from './repo.ts';
@@ -25,7 +25,7 @@ import { createSseParser } from './sse.ts';
 import { DaemonError, DaemonUnreachable, openStream, requestJson, type Endpoint } from './transport.ts';
 
 export type {
-  Allocation, ContextRequest, DaemonEvent, DaemonInfo, DaemonStatus, FileResponse, ObjectResponse, SearchHit, SearchRequest,
+  Allocation, ArbitrateRequest, Arbitration, ContextRequest, DaemonEvent, DaemonInfo, DaemonStatus, FileResponse, ObjectResponse, SearchHit, SearchRequest,
 };
 export { DaemonError, DaemonUnreachable, findDaemon, findRepo, startDaemonProcess };
 export { DaemonProcessError, stopDaemonProcess, type DaemonLookup } from './daemon-process.ts';
@@ -57,6 +57,8 @@ export interface AllotClient {
   status(): Promise<DaemonStatus>;
   search(req: SearchRequest): Promise<SearchHit[]>;
   context(req: ContextRequest): Promise<Allocation>;
+  /** Chooses between two candidate programs with typed witnesses from the index. */
+  arbitrate(req: ArbitrateRequest): Promise<Arbitration>;
   object(id: string): Promise<ObjectResponse>;
   /** One indexed file's text, as indexed. */
   files(path: string): Promise<FileResponse>;
@@ -89,6 +91,7 @@ export function createClient(repo: string, info: DaemonInfo, timeoutMs = 60_000)
     status: () => get<DaemonStatus>('/v1/status'),
     search: (req) => post<SearchHit[]>('/v1/search', req),
     context: (req) => post<Allocation>('/v1/context', req),
+    arbitrate: (req) => post<Arbitration>('/v1/arbitrate', req),
     object: (id) => get<ObjectResponse>(`/v1/objects/${encodeURIComponent(id)}`),
     files: (p) => get<FileResponse>(`/v1/files?path=${encodeURIComponent(p)}`),
     events: (o = {}) => eventStream(ep, o.signal),

@@ -11,6 +11,7 @@ function app(over: { building?: boolean } = {}) {
   const queries: QueryEngine = {
     search: async (q, k) => (calls.push(`search ${q} ${k}`), []),
     context: async (q, o) => (calls.push(`context ${q} ${o.budget}`), { query: q } as never),
+    arbitrate: async () => ({ choice: 'default', witnesses: [], reason: 'test' }),
     object: (id) => (id === '0123456789abcdef' ? ({ object: { id } } as never) : null),
     file: (p) => (p === 'a.py' ? { path: p, language: 'python', lineCount: 1, size: 2, text: 'x\n' } : p === 'link.py' ? 'forbidden' : null),
     hasFiles: () => true,

@@ -4,8 +4,9 @@ import { parseContextRequest, parseFilePath, parseJsonBody, parseSearchRequest }
 
 describe('request validation', () => {
   it('search: query and k with the CLI default', () => {
-    expect(parseSearchRequest({ query: 'parse' })).toEqual({ ok: true, value: { query: 'parse', k: 20 } });
-    expect(parseSearchRequest({ query: 'parse', k: 3 })).toEqual({ ok: true, value: { query: 'parse', k: 3 } });
+    expect(parseSearchRequest({ query: 'parse' })).toEqual({ ok: true, value: { query: 'parse', k: 20, retrieval: { retriever: undefined, path: undefined } } });
+    expect(parseSearchRequest({ query: 'parse', k: 3, retriever: 'bm25' })).toEqual({ ok: true, value: { query: 'parse', k: 3, retrieval: { retriever: 'bm25', path: undefined } } });
+    expect(parseSearchRequest({ query: 'parse', retriever: 'magic' }).ok).toBe(false);
     for (const bad of [{}, { query: 1 }, { query: 'x', k: 0 }, { query: 'x', k: 1.5 }, { query: 'x', extra: true }, [], null, 'x']) {
       const r = parseSearchRequest(bad);
       expect(r.ok, JSON.stringify(bad)).toBe(false);
@@ -16,7 +17,7 @@ describe('request validation', () => {
 
   it('context: the allocator options, defaults as on the CLI', () => {
     const r = parseContextRequest({ query: 'cart total', budget: 1024, slots: '3+2' });
-    expect(r).toEqual({ ok: true, value: { query: 'cart total', options: parseAllocateOptions({ budget: 1024, slots: '3+2' }) } });
+    expect(r).toEqual({ ok: true, value: { query: 'cart total', options: parseAllocateOptions({ budget: 1024, slots: '3+2' }), retrieval: { retriever: undefined, path: undefined } } });
     const obj = parseContextRequest({ query: 'q', slots: { core: 2, companion: 0 }, noQuotient: true, tokenizer: 'o200k_base' });
     expect(obj.ok && obj.value.options).toMatchObject({ slots: { core: 2, companion: 0 }, noQuotient: true, tokenizer: 'o200k_base' });
     for (const bad of [{ query: 'q', budget: -1 }, { query: 'q', slots: '0+1' }, { query: 'q', tokenizer: 'gpt2' }, { query: 'q', explain: true }, { budget: 10 }]) {

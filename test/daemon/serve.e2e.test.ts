@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildContext } from '../../allocator/context.ts';
-import { bm25Retriever } from '../../indexer/retrieve/bm25.ts';
+import { retrieverFor } from '../../indexer/retrieve/select.ts';
 import { search } from '../../indexer/retrieve/search.ts';
 import { storeObjectSource } from '../../indexer/store/object-source.ts';
 import { openStore } from '../../indexer/store/open.ts';
@@ -54,15 +54,31 @@ describe('allot serve: the API', () => {
   it('answers search and context exactly as the in-process functions do', async () => {
     const db = openStore(path.join(repo, '.allot/index.db'), { readonly: true });
     try {
-      expect(await d.client.search({ query: 'apply discount', k: 7 })).toEqual(search(db, 'apply discount', 7));
+      expect(await d.client.search({ query: 'apply discount', k: 7 })).toEqual(search(db, 'apply discount', 7, await retrieverFor(db)));
+      expect(await d.client.search({ query: 'apply discount', k: 7, retriever: 'bm25' })).toEqual(search(db, 'apply discount', 7));
       const options = { budget: 700, slots: '3+1' as const };
       const remote = await d.client.context({ query: 'cart total price', ...options });
-      expect(remote).toEqual(buildContext('cart total price', bm25Retriever(db), storeObjectSource(db), options));
+      expect(remote).toEqual(buildContext('cart total price', await retrieverFor(db), storeObjectSource(db), options));
+      const structural = await d.client.context({ query: 'from shop.pricing import with_tax\nx = ', retriever: 'structural', ...options });
+      expect(structural.blocks[0]).toMatchObject({ path: 'shop/pricing.py', object: 'with_tax' });
       expect(remote.totalTokens).toBeLessThanOrEqual(700);
       expect(remote.blocks.length).toBeGreaterThan(0);
     } finally {
       db.close();
     }
+  });
+
+  it('arbitrates between two programs against the index, and refuses malformed requests', async () => {
+    const good = 'from shop.pricing import apply_discount\n\n\ndef half(amount):\n    return apply_discount(amount, 50)\n';
+    const bad = 'from shop.pricing import apply_discount\n\n\ndef half(amount):\n    return apply_discount(amount)\n';
+    const body = await d.client.arbitrate({ default: bad, alternative: good, language: 'python' });
+    expect(body.choice).toBe('alternative');
+    expect(body.witnesses.find((w: { type: string }) => w.type === 'interface')).toMatchObject({ direction: 'alternative' });
+    const same = await d.client.arbitrate({ default: good, alternative: good, language: 'python' });
+    expect(same.choice).toBe('default');
+    const missing = await raw(d.info, 'POST', '/v1/arbitrate', { body: JSON.stringify({ default: good, language: 'python' }) });
+    expect(missing.status).toBe(400);
+    expect(missing.json().error.code).toBe('invalid-request');
   });
 
   it('gives the CLI the same output through the daemon as in-process', async () => {
