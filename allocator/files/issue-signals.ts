@@ -27,6 +27,8 @@ export interface IssueSignals {
   messages: string[];
   /** Exception class names raised in tracebacks (`ValueError`), first first. */
   exceptions: string[];
+  /** Command-line flags and hyphenated names (`--ignore-paths`, `invalid-name`): found as literals where they are declared. */
+  symbols: string[];
 }
 
 const EXT = '(?:py|pyi|pyx|js|jsx|mjs|cjs|ts|tsx|mts|cts|java|go|rs|rb|php|c|h|cc|cpp|hpp|cs|kt|scala|swift|json|ya?ml|toml|cfg|ini|html|css|scss|jinja2?|txt)';
@@ -145,7 +147,32 @@ export function issueSignals(issue: string): IssueSignals {
     addMessage(m[2]);
   }
   for (const m of issue.matchAll(QUOTED)) addMessage(m[1] ?? m[2] ?? m[3]);
-  return { frames, paths, identifiers: identifiersFound, codeLines, dotted, messages, exceptions };
+  const symbols: string[] = [];
+  const symbolSource = [...code, prose].join('\n').replace(/https?:\/\/\S+/g, ' ');
+  for (const m of symbolSource.matchAll(/(?<![\w./-])(--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*|[a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?![\w/-])/g)) {
+    const s = m[1];
+    if (s.length < 6 || symbols.includes(s) || /^-[a-z]$/.test(s) || /^\d/.test(s.replace(/^-+/, ''))) continue;
+    // hyphenated prose words (`built-in`, `well-known`) are not names: keep flags, and hyphenated names of 3+ parts or in code
+    if (!s.startsWith('-') && s.split('-').length < 3 && !code.some((c) => c.includes(s))) continue;
+    symbols.push(s);
+  }
+  return { frames, paths, identifiers: identifiersFound, codeLines, dotted, messages, exceptions, symbols };
+}
+
+// A line of an environment report: `numpy: 1.18.1`, `- Python version: 3.9.0`, `pandas==1.0.3`, `OS: Linux`,
+// `scipy      : None` (keys with values that are versions, or typical report keys).
+const ENVIRONMENT_LINE = /^(?!\s*(?:assert|if|elif|while|return|yield|and|or|not|print)\b)\s*(?:[-*]\s*)?[\w.-]+(?: [\w.-]+){0,3}\s*(?::|==|\s{2,})\s*(?:v?\d+(?:\.\d+)+\S*|None|installed|not installed)(?:\s.*)?$|^\s*(?:[-*]\s*)?(?:OS|os|platform|Platform|python|Python|machine|processor|byteorder|LC_ALL|LANG|LOCALE|libhdf5|libnetcdf|commit|python-bits|OS-release)\s*:.*$/;
+
+/**
+ * The issue without its environment report (version lists such as `xr.show_versions()`
+ * or `pip freeze` output), whose package names would otherwise point at the
+ * code that prints versions.
+ */
+export function stripEnvironment(issue: string): string {
+  return issue
+    .split(/\r?\n/)
+    .filter((l) => !ENVIRONMENT_LINE.test(l))
+    .join('\n');
 }
 
 /** Text specific enough for a literal search: three words and 12 characters, or 16 characters. */

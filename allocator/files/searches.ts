@@ -3,7 +3,7 @@
  * NAME`, `string "TEXT"`), chosen by a model when there is one, otherwise
  * derived from the issue; each adds short spans from files not already chosen.
  */
-import { isDocPath, isTestPath } from '../../indexer/paths.ts';
+import { isFixTarget } from './fix-targets.ts';
 import { issueSignals, messageFragments, type IssueSignals } from './issue-signals.ts';
 import { parseSearchLine } from './parse-answer.ts';
 import type { FileSource, LineSpan, SearchRecord, SearchSpec } from './types.ts';
@@ -37,10 +37,15 @@ export function parseSearch(text: string): SearchSpec | null {
   return parseSearchLine(text);
 }
 
-const sourceFirst = (p: string): number => (isTestPath(p) || isDocPath(p) ? 1 : 0);
+const isSource = isFixTarget;
+const sourceFirst = (p: string): number => (isSource(p) ? 0 : 1);
 
-/** Candidate spans of one search, grouped by file, best files first. */
-function spansOf(spec: SearchSpec, files: FileSource): Map<string, LineSpan[]> {
+/**
+ * Candidate spans of one search, grouped by file, source files first. Searches
+ * derived from the issue look in source files only; a model's or a caller's
+ * searches may land in tests and docs too (they asked).
+ */
+function spansOf(spec: SearchSpec & { origin: SearchRecord['origin'] }, files: FileSource): Map<string, LineSpan[]> {
   let spans: LineSpan[];
   if (spec.kind === 'definition') {
     spans = files.definitions(spec.query).map(({ path, startLine, endLine }) => ({ path, startLine, endLine }));
@@ -50,6 +55,7 @@ function spansOf(spec: SearchSpec, files: FileSource): Map<string, LineSpan[]> {
       : files.strings(spec.query, 100);
     spans = hits.map(({ path, line }) => ({ path, startLine: Math.max(1, line - CONTEXT_LINES), endLine: line + CONTEXT_LINES }));
   }
+  if (spec.origin === 'issue') spans = spans.filter((s) => isSource(s.path));
   const byFile = new Map<string, LineSpan[]>();
   for (const s of [...spans].sort((a, b) => sourceFirst(a.path) - sourceFirst(b.path))) {
     const list = byFile.get(s.path) ?? [];
@@ -110,7 +116,6 @@ export function deriveSearches(issue: string, files: FileSource, chosen: readonl
   const out: SearchSpec[] = [];
   const has = (s: SearchSpec) => out.some((x) => x.kind === s.kind && x.query === s.query);
   const chosenSet = new Set(chosen);
-  const isSource = (p: string) => !isTestPath(p) && !isDocPath(p);
 
   for (const message of signals.messages.slice(0, 6)) {
     if (out.length >= 2) break;
@@ -123,10 +128,11 @@ export function deriveSearches(issue: string, files: FileSource, chosen: readonl
     }
   }
 
+  // Names written as code (snake_case, camelCase, or called), defined in one source file.
   const named = [...signals.identifiers]
-    .filter(([id, v]) => v.shaped && id.length >= 4)
+    .filter(([id, v]) => v.shaped && id.length >= 5 && (/_|[a-z][A-Z]/.test(id.replace(/^_+|_+$/g, '')) || v.count >= 2))
     .map(([id, v]) => ({ id, count: v.count, defs: files.definitions(id).filter((d) => isSource(d.path) && d.kind !== 'module') }))
-    .filter((x) => x.defs.length > 0 && new Set(x.defs.map((d) => d.path)).size <= 2)
+    .filter((x) => x.defs.length > 0 && new Set(x.defs.map((d) => d.path)).size === 1)
     .sort((a, b) => b.count - a.count || (a.id < b.id ? -1 : 1));
   for (const x of named) {
     if (out.length >= MAX_SEARCHES - 1) break;
@@ -134,7 +140,11 @@ export function deriveSearches(issue: string, files: FileSource, chosen: readonl
     const spec: SearchSpec = { kind: 'definition', query: x.id };
     if (!has(spec)) out.push(spec);
   }
+  // Who calls the function the issue is about (it is defined in a chosen file): the fix may change them too.
   const callable = named.find((x) => x.defs.some((d) => chosenSet.has(d.path) && (d.kind === 'function' || d.kind === 'method')));
-  if (callable && out.length < MAX_SEARCHES) out.push({ kind: 'callers', query: callable.id });
+  if (callable && out.length < MAX_SEARCHES) {
+    const callers = new Set(files.callers(callable.id).map((c) => c.path).filter((p) => isSource(p) && !chosenSet.has(p)));
+    if (callers.size > 0 && callers.size <= FILES_PER_SEARCH * 2) out.push({ kind: 'callers', query: callable.id });
+  }
   return out.slice(0, MAX_SEARCHES);
 }

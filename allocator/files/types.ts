@@ -63,13 +63,15 @@ export interface FileSource {
   fileScores(query: string): Map<string, number>;
   /** BM25 of the query over object views (the full-text index), the best views' scores summed per object's file. */
   objectScores(query: string): Map<string, number>;
+  /** Source files (neither tests nor docs) whose text holds the identifier whole (case-insensitive). */
+  mentions(identifier: string): string[];
   /** Objects whose name (or qualified name) is `name`. */
   definitions(name: string): Definition[];
   /** Lines that call, import or inherit an object named `name` (resolved references first). */
   callers(name: string): CallerLine[];
   /** Lines of indexed files containing `text` literally, at most `limit`. */
   strings(text: string, limit?: number): StringHit[];
-  /** For the chunk-bm25 baseline: fixed line chunks ranked by BM25 of the query, best first. */
+  /** For the chunk-bm25 baseline: 20-line chunks of every source file ranked by BM25 of the query, best first. */
   chunks(query: string): (LineSpan & { score: number })[];
 }
 

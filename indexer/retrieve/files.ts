@@ -219,3 +219,44 @@ export function literalLines(db: DB, text: string, limit = 50): { path: string; 
   }
   return out;
 }
+
+/** Lines per chunk of the chunk-bm25 baseline. */
+export const CHUNK_LINES = 20;
+
+/**
+ * The chunk-bm25 baseline's ranking over the whole index: every included file
+ * cut into 20-line chunks, Okapi BM25 of the weighted query over all of them
+ * (IDF over chunks), best first; chunks scoring 0 are left out.
+ */
+export function chunkBm25(db: DB, weights: ReadonlyMap<string, number>, include: (path: string) => boolean = () => true, chunkLines = CHUNK_LINES): { path: string; startLine: number; endLine: number; score: number }[] {
+  const rows = db.prepare('SELECT f.path, t.text FROM file_texts t JOIN files f ON f.id = t.file_id ORDER BY f.path').iterate() as IterableIterator<{ path: string; text: string }>;
+  const chunks: { path: string; startLine: number; endLine: number; tf: Map<string, number>; length: number }[] = [];
+  const df = new Map<string, number>();
+  for (const { path, text } of rows) {
+    if (!include(path)) continue;
+    const lines = text.split(/\r?\n/);
+    if (lines.length > 1 && lines.at(-1) === '') lines.pop();
+    for (let start = 0; start < lines.length; start += chunkLines) {
+      const end = Math.min(lines.length, start + chunkLines);
+      const terms = termsOf(lines.slice(start, end).join('\n'));
+      const tf = new Map<string, number>();
+      for (const t of terms) if (weights.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const t of tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+      chunks.push({ path, startLine: start + 1, endLine: end, tf, length: terms.length });
+    }
+  }
+  const n = chunks.length;
+  const avg = chunks.reduce((s, c) => s + c.length, 0) / Math.max(1, n);
+  const q = [...weights].filter(([t]) => df.has(t)).map(([t, w]) => ({ t, w: w * Math.log(1 + (n - df.get(t)! + 0.5) / (df.get(t)! + 0.5)) }));
+  const out: { path: string; startLine: number; endLine: number; score: number }[] = [];
+  for (const c of chunks) {
+    let s = 0;
+    const norm = K1 * (1 - B + (B * c.length) / Math.max(1, avg));
+    for (const { t, w } of q) {
+      const f = c.tf.get(t);
+      if (f) s += (w * f * (K1 + 1)) / (f + norm);
+    }
+    if (s > 0) out.push({ path: c.path, startLine: c.startLine, endLine: c.endLine, score: s });
+  }
+  return out.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.startLine - b.startLine));
+}

@@ -9,10 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isDocPath, isTestPath } from '../paths.ts';
 import {
-  buildFileTermIndex, fileBm25, literalLines, objectsNamed, queryTermWeights, usesOf, viewScoresByFile, weightedFtsQuery,
+  buildFileTermIndex, chunkBm25, fileBm25, literalLines, objectsNamed, queryTermWeights, usesOf, viewScoresByFile, weightedFtsQuery,
   type FileTermIndex,
 } from '../retrieve/files.ts';
-import { chunkCandidates } from '../retrieve/chunks.ts';
 import type { DB } from './open.ts';
 
 export interface StoreFileContent {
@@ -101,6 +100,13 @@ export function storeFileSource(db: DB, root: string | null) {
       return viewScoresByFile(db, weightedFtsQuery(queryTermWeights(query), index), rankable);
     },
 
+    mentions(identifier: string): string[] {
+      const index = termIndex();
+      const term = identifier.toLowerCase();
+      if (!index.df.has(term)) return [];
+      return index.paths.filter((_, i) => index.tfs[i].has(term));
+    },
+
     definitions(name: string) {
       return objectsNamed(db, name).map(({ id: _id, ...o }) => o);
     },
@@ -114,7 +120,7 @@ export function storeFileSource(db: DB, root: string | null) {
     },
 
     chunks(query: string) {
-      return chunkCandidates(db, query).map(({ path, startLine, endLine, score }) => ({ path, startLine, endLine, score }));
+      return chunkBm25(db, queryTermWeights(query), rankable);
     },
   };
 }
