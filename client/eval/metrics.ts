@@ -82,10 +82,10 @@ export interface IssueMetrics {
   noGold: boolean;
   /** Share of gold files with at least one block. */
   goldFileTouched: number;
-  /** Of the context's non-blank lines: the share that are verbatim lines of a gold file (at the block's span). */
-  goldLineShare: number;
-  /** Of the context's non-blank lines: the share that are verbatim repository lines (at the block's span). */
-  verbatimShare: number;
+  /** Of the context's non-blank lines: the share that are verbatim lines of a gold file (at the block's span); null for an empty context. */
+  goldLineShare: number | null;
+  /** Of the context's non-blank lines: the share that are verbatim repository lines (at the block's span); null for an empty context. */
+  verbatimShare: number | null;
   /** Non-blank context lines. */
   contextLines: number;
 }
@@ -144,8 +144,8 @@ export function issueMetrics(
     allGold: whole === gold.size,
     noGold: touched === 0,
     goldFileTouched: touched / nGold,
-    goldLineShare: contextLines ? inGold / contextLines : 0,
-    verbatimShare: contextLines ? verbatim / contextLines : 0,
+    goldLineShare: contextLines ? inGold / contextLines : null,
+    verbatimShare: contextLines ? verbatim / contextLines : null,
     contextLines,
   };
 }

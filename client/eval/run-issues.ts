@@ -49,7 +49,7 @@ export const ISSUE_DEFINITIONS = [
   'Task (SWE-bench setting): a real issue; the query is its text as the reporter wrote it; the gold files are those the merged fix modified, as they exist at the base commit (the fix itself is never shown to a method).',
   'gold-file recall: the share of gold files the context shows whole (every line of the file inside blocks of that path); all gold shown / no gold shown: every gold file shown whole / no block from any gold file.',
   'gold files touched: the share of gold files with at least one block, whole or not.',
-  'lines in gold files: of the context\'s non-blank lines, the share that are verbatim lines of a gold file; verbatim lines: the share that are verbatim repository lines at the place their block claims (descriptors and anything a method adds are not).',
+  'lines in gold files: of the context\'s non-blank lines, the share that are verbatim lines of a gold file; verbatim lines: the share that are verbatim repository lines at the place their block claims (descriptors, headers and anything a method adds are not). Both are averaged over the issues whose context is not empty.',
   'Budgets: a selector uses its own (`selector\'s own`); baselines run at fixed budgets and at `at selector\'s`, the tokens the selector used on that same issue.',
   'The repository is indexed at each base commit (one work tree per repository, moved commit to commit; the index follows incrementally).',
 ];

@@ -67,7 +67,7 @@ describe('issue metrics', () => {
     expect(issueMetrics(whole, ['src/b.py'], text)).toMatchObject({ goldFileRecall: 1, allGold: true, noGold: false, goldLineShare: 1, verbatimShare: 1 });
     const none = issueMetrics([{ path: 'src/c.py', startLine: 1, endLine: 1, text: 'c = 3' }], ['src/a.py'], text);
     expect(none).toMatchObject({ goldFileRecall: 0, allGold: false, noGold: true, goldLineShare: 0, verbatimShare: 1 });
-    expect(issueMetrics([], ['src/a.py'], text)).toMatchObject({ noGold: true, contextLines: 0, verbatimShare: 0 });
+    expect(issueMetrics([], ['src/a.py'], text)).toMatchObject({ noGold: true, contextLines: 0, verbatimShare: null, goldLineShare: null });
   });
 
   it('headers a renderer puts outside the blocks count as context lines that are not verbatim', () => {
