@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInventory, pathWords, rankPaths } from '../../allocator/files/inventory.ts';
-import { issueSignals, messageFragments } from '../../allocator/files/issue-signals.ts';
+import { issueSignals, messageFragments, stripEnvironment } from '../../allocator/files/issue-signals.ts';
 import { lexicalRanking, structuralRanking } from '../../allocator/files/offline.ts';
 import { inventory, selectFiles } from '../../allocator/files/select.ts';
 import type { AnswerSource } from '../../allocator/files/types.ts';
@@ -70,6 +70,15 @@ describe('reading an issue', () => {
     expect(s.messages).toEqual(expect.arrayContaining(['URL has an invalid label.']));
     expect(s.exceptions).toEqual(expect.arrayContaining(['UnicodeError', 'InvalidURL']));
     expect(s.codeLines).toContain('host = request.prepare_url(url)');
+  });
+
+  it('leaves environment reports out of ranking, code in', () => {
+    const issue = 'Title\n```python\nx = 1.5\nassert y == 2.0\n```\nINSTALLED VERSIONS\npython: 3.8.5 (default, Mar 26 2020)\nnumpy: 1.18.1\nscipy      : None\n- OS: Linux\npandas==1.0.3\n';
+    expect(stripEnvironment(issue)).toBe('Title\n```python\nx = 1.5\nassert y == 2.0\n```\nINSTALLED VERSIONS\n');
+  });
+
+  it('finds flags and hyphenated names', () => {
+    expect(issueSignals('`--ignore-paths` is ignored with --recursive=y; see `invalid-name` and a well-known built-in').symbols).toEqual(['--ignore-paths', 'invalid-name', '--recursive']);
   });
 
   it('cuts messages into fragments a literal search can find', () => {
