@@ -10,6 +10,7 @@
  * current batch (SIGTERM): what was written stays consistent.
  */
 import fs from 'node:fs';
+import v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { discoverFiles } from '../indexer/discover.ts';
 import { DEFAULT_MAX_FILE_BYTES } from '../indexer/extract/extract-file.ts';
@@ -44,6 +45,8 @@ export interface JobResult {
   seconds: number;
   /** Seconds per phase, as the indexer reports them (the new text is visible once `write` is done; `resolve` comes after). */
   phases: { discover: number; parse: number; write: number; resolve: number };
+  /** This thread's committed JavaScript heap after the job, in MB (the service replaces a thread that grew too much). */
+  heapMb: number;
 }
 
 export type WorkerRequest = { type: 'run'; job: IndexJob; workers?: number } | { type: 'close' };
@@ -151,6 +154,7 @@ async function run(job: IndexJob, workers: number | undefined): Promise<void> {
       result: {
         id: job.id, full: job.full, paths: paths ?? [], parsed: summary.parsed, removed: summary.removed,
         problems: summary.problems.length, seconds: (performance.now() - started) / 1000, phases: summary.phases,
+        heapMb: v8.getHeapStatistics().total_heap_size / 2 ** 20,
       },
     });
   } catch (err) {

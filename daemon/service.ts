@@ -61,6 +61,10 @@ export class DaemonRunning extends Error {
   }
 }
 
+/** A writer thread whose heap grew past this (MB) is replaced once the daemon has been quiet for RECYCLE_IDLE_MS. */
+const RECYCLE_HEAP_MB = 160;
+const RECYCLE_IDLE_MS = 5000;
+
 /** Retry delays after a failed batch (a vanished repository, a locked file...). */
 const RETRY_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
 
@@ -82,6 +86,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
   let batcher: Batcher | null = null;
   let watcher: RepoWatcher | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
+  let recycleTimer: NodeJS.Timeout | null = null;
   let stopping = false;
   const events = createEventBus();
   const step = async (what: string, fn: () => unknown) => {
@@ -94,6 +99,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
   const shutdown = async () => {
     stopping = true;
     if (retryTimer) clearTimeout(retryTimer);
+    if (recycleTimer) clearTimeout(recycleTimer);
     batcher?.close();
     await step('watcher', () => watcher?.close());
     watcher = null;
@@ -125,6 +131,8 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
 
     const runJob = async (job: IndexJob) => {
       const started = performance.now();
+      if (recycleTimer) clearTimeout(recycleTimer);
+      recycleTimer = null;
       state.indexing.state = state.indexing.catchingUp ? 'catching-up' : 'indexing';
       state.indexing.progress = null;
       events.publish({ type: 'batch', id: job.id, full: job.full, paths: job.paths.length + job.dirs.length });
@@ -148,11 +156,20 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
         events.publish({ type: 'indexed', report, ...capPaths(r.paths) });
         if (r.parsed || r.removed || job.full) {
           const phases = Object.entries(r.phases).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ');
-          log(`indexed ${job.full ? 'repository' : `${r.paths.length} path(s)`}: ${r.parsed} parsed, ${r.removed} removed in ${r.seconds.toFixed(2)} s (${phases})`);
+          log(`indexed ${job.full ? 'repository' : `${r.paths.length} path(s)`}: ${r.parsed} parsed, ${r.removed} removed in ${r.seconds.toFixed(2)} s (${phases}; writer heap ${r.heapMb.toFixed(0)} MB)`);
         }
         if (!watcher && !stopping) startWatcher();
-        // A full run grows the writer thread's heap to the whole repository; a fresh thread returns that memory.
+        // A full run, or a resolution pass over a large repository, grows the writer thread's heap and V8 keeps
+        // what it grew: a fresh thread gives it back. After a full run at once; after an edit only once the
+        // daemon has been quiet for a while, so a thread booting never delays the next save.
         if (job.full && !stopping) void writer.recycle();
+        else if (r.heapMb > RECYCLE_HEAP_MB && !stopping) {
+          recycleTimer = setTimeout(() => {
+            recycleTimer = null;
+            const quiet = !fences.running() && !fences.pending().paths && !fences.pending().full && !changes.size();
+            if (!stopping && quiet) void writer.recycle();
+          }, RECYCLE_IDLE_MS);
+        }
         return;
       }
       if (outcome.status === 'interrupted') {
