@@ -46,6 +46,8 @@ export interface EvalContext {
 export interface MethodEnv {
   db: DB;
   tokenizer: Tokenizer;
+  /** The repository's folder (the work tree), for methods that read files from disk; null when unknown. */
+  root: string | null;
   /** The whole-file BM25 ranker, built on first use. */
   files(): FileRanker;
   /**
@@ -73,13 +75,14 @@ export interface Method {
   prepare(env: MethodEnv, query: string, exclusion: Exclusion | null): Prepared;
 }
 
-export function methodEnv(db: DB, tokenizer: Tokenizer = getTokenizer('cl100k_base')): MethodEnv {
+export function methodEnv(db: DB, tokenizer: Tokenizer = getTokenizer('cl100k_base'), root: string | null = null): MethodEnv {
   let ranker: FileRanker | undefined;
   let shared: { key: string; retriever: SharedRetriever } | undefined;
   const structural = new Map<string, { key: string; retriever: SharedRetriever }>();
   return {
     db,
     tokenizer,
+    root,
     files: () => (ranker ??= storeFileRanker(db)),
     views(query, exclusion) {
       const key = JSON.stringify([query, exclusion]);

@@ -122,7 +122,7 @@ export async function runIssues(o: IssuesRunOptions): Promise<RunOutcome> {
           rows.push(row(s.name, 'own', res, performance.now() - t0));
           if (s === o.selectors[0]) selectorTokens.set(t.instance_id, res.totalTokens);
         }
-        const env = methodEnv(db, tokenizer);
+        const env = methodEnv(db, tokenizer, tree);
         for (const m of o.methods) {
           const budgets: { key: BudgetKey; tokens: number }[] = o.budgets.map((b) => ({ key: b, tokens: b }));
           if (hasSelector) budgets.push({ key: 'selector', tokens: selectorTokens.get(t.instance_id) ?? 0 });

@@ -123,20 +123,24 @@ describe('allot eval issues', () => {
 
   it('runs allot files (the selector) at its own budget and the baselines at its budget too', () => {
     const r = allot(['eval', 'issues', 'issues.jsonl', '--mirrors', 'mirrors', '--worktrees', 'trees', '--index-dir', 'idx', '--out', 'out-files',
-      '--methods', 'files,file-bm25', '--budgets', '4096'], { cwd: root });
+      '--methods', 'files,file-bm25,files-file-bm25', '--budgets', '4096'], { cwd: root });
     expect(r.status).toBe(0);
     const res = rows(path.join(root, 'out-files/results.jsonl'));
     expect(res.map((x) => [x.task, x.method, x.budget])).toEqual([
       ['acme__shop-1', 'files', 'own'], ['acme__shop-1', 'file-bm25', 4096], ['acme__shop-1', 'file-bm25', 'selector'],
+      ['acme__shop-1', 'files-file-bm25', 4096], ['acme__shop-1', 'files-file-bm25', 'selector'],
       ['acme__shop-2', 'files', 'own'], ['acme__shop-2', 'file-bm25', 4096], ['acme__shop-2', 'file-bm25', 'selector'],
+      ['acme__shop-2', 'files-file-bm25', 4096], ['acme__shop-2', 'files-file-bm25', 'selector'],
     ]);
+    // the selector's own file baseline: code files whole at 4K, so the gold ones are shown
+    expect(res.filter((x) => x.method === 'files-file-bm25' && x.budget === 4096).map((x) => x.goldFileRecall)).toEqual([1, 1]);
     for (const x of res.filter((y) => y.method === 'files')) {
       expect(x.tokens).toBeGreaterThan(0);
       expect(x.verbatimShare).toBeGreaterThan(0);
       expect(x.verbatimShare).toBeLessThan(1); // its block headers are context lines too
     }
     const summary = JSON.parse(fs.readFileSync(path.join(root, 'out-files/summary.json'), 'utf8'));
-    expect(summary).toMatchObject({ reference: 'files', budgets: ['own', 4096, 'selector'] });
+    expect(summary).toMatchObject({ reference: 'files', budgets: ['own', 4096, 'selector'], methods: ['files', 'file-bm25', 'files-file-bm25'] });
   });
 
   it('measures a selector at its own budget and the baselines at the same budget per issue', async () => {

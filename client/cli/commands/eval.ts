@@ -9,7 +9,7 @@ import { progressBar } from '../../eval/progress.ts';
 import { DEFAULT_INDEX_DIR, ensureIndexed, evalDbPath } from '../../eval/repo-index.ts';
 import { DEFAULT_BUDGETS, runCrossfile, type RunOutcome } from '../../eval/run-crossfile.ts';
 import { DEFAULT_ISSUE_BUDGETS, DEFAULT_WORKTREES, runIssues } from '../../eval/run-issues.ts';
-import { SELECTORS } from '../../eval/selectors.ts';
+import { SELECTOR_BASELINES, SELECTORS } from '../../eval/selectors.ts';
 import { writeJsonl } from '../../eval/tasks.ts';
 import { UsageError } from '../repo.ts';
 
@@ -164,7 +164,7 @@ export function registerEval(program: Command): void {
       const names = flags.methods?.split(',').map((x) => x.trim()).filter(Boolean);
       const selectors = SELECTORS.filter((x) => !names || names.includes(x.name));
       const rest = names?.filter((n) => !SELECTORS.some((x) => x.name === n));
-      const methods = names && !rest!.length ? [] : await asUsage(() => pickMethods(rest?.join(','), METHODS));
+      const methods = names && !rest!.length ? [] : await asUsage(() => pickMethods(rest?.join(','), [...METHODS, ...SELECTOR_BASELINES]));
       if (!selectors.length && !methods.length) throw new UsageError('--methods names no method');
       const budgets = budgetsOf(flags.budgets);
       const tokenizer = tokenizerOf(flags.tokenizer);
