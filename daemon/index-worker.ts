@@ -10,12 +10,14 @@
  * current batch (SIGTERM): what was written stays consistent.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { discoverFiles } from '../indexer/discover.ts';
 import { DEFAULT_MAX_FILE_BYTES } from '../indexer/extract/extract-file.ts';
 import { IndexInterrupted, indexRepository, type IndexProgress } from '../indexer/index-repository.ts';
 import { loadLanguage } from '../indexer/languages/registry.ts';
+import { LARGE_FILE_BYTES } from '../indexer/parse-pool.ts';
 import { openStore, type DB } from '../indexer/store/open.ts';
 import { CODE_LANGUAGES, type CodeLanguage } from '../indexer/types.ts';
 import type { IndexJob } from './queue.ts';
@@ -102,9 +104,27 @@ function warmUp(): void {
   }
 }
 
-/** How many parser threads a job gets: none for small batches and small repositories. */
+/** A file this large is never parsed on this long-lived thread (see below). */
+function isLarge(rel: string): boolean {
+  try {
+    return fs.statSync(path.join(init.repo, rel)).size >= LARGE_FILE_BYTES;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * How many parser threads a job gets: none for small batches and small
+ * repositories. But tree-sitter's WebAssembly heap grows to the largest tree a
+ * thread parses and never shrinks, so a batch holding a large file goes to one
+ * parser thread, which the pool retires after the job, rather than leave this
+ * thread hundreds of MB larger for good.
+ */
 function workersFor(paths: string[] | undefined): number | undefined {
-  if (paths) return paths.length <= IN_THREAD_MAX_PATHS ? 0 : undefined;
+  if (paths) {
+    if (paths.length > IN_THREAD_MAX_PATHS) return undefined;
+    return paths.some(isLarge) ? 1 : 0;
+  }
   const files = discoverFiles(init.repo, { maxFileBytes: init.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES }).files.length;
   return files <= IN_THREAD_MAX_FILES ? 0 : undefined;
 }

@@ -62,7 +62,7 @@ export class DaemonRunning extends Error {
 }
 
 /** A writer thread whose heap grew past this (MB) is replaced once the daemon has been quiet for RECYCLE_IDLE_MS. */
-const RECYCLE_HEAP_MB = 160;
+const RECYCLE_HEAP_MB = 64;
 const RECYCLE_IDLE_MS = 5000;
 
 /** Retry delays after a failed batch (a vanished repository, a locked file...). */

@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { daemonEnv } from '../../client/lib/daemon-process.ts';
 import { createClient, type AllotClient } from '../../client/lib/index.ts';
 import { daemonPaths, readDaemonInfo, type DaemonInfo } from '../../daemon/config.ts';
 import { openStore } from '../../indexer/store/open.ts';
@@ -115,7 +116,8 @@ async function main(): Promise<void> {
   console.log(`corpus ${corpus}, copied to ${repo}`);
 
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, 'serve', repo], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // the environment `allot start` gives the daemon
+  const child = spawn(process.execPath, [BIN, 'serve', repo], { stdio: ['ignore', 'ignore', 'pipe'], env: daemonEnv(process.env) });
   let log = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (log += d));
   const pid = child.pid!;
