@@ -96,7 +96,7 @@ export function renderReport(s: Summary, opts: ReportOptions): string {
     out.push(`## Paired comparisons with \`${s.reference}\``, '');
     out.push('Wins: tasks the method gets right and the reference does not; losses: the reverse; p: exact McNemar.', '');
     for (const m of paired) {
-      out.push(`### ${m.label}`, '');
+      out.push(`### ${m.label}${m.lowerIsBetter ? ' (lower is better: a win is a task where the method avoids it and the reference does not)' : ''}`, '');
       out.push(headerRow(['method', ...s.budgets.map(budgetLabel)]));
       for (const method of s.methods.filter((x) => x !== s.reference)) {
         const entries = s.budgets.map((b) => {

@@ -14,6 +14,8 @@ export interface MetricSpec {
   type: 'rate' | 'count' | 'ms';
   /** Binary per task: compared pairwise (wins, losses, McNemar). */
   paired?: boolean;
+  /** Lower is better (e.g. "no gold shown"): a task is a win when the method avoids what the reference does not. */
+  lowerIsBetter?: boolean;
   /** The metric the chart plots and the at-a-glance table shows. */
   headline?: boolean;
 }
@@ -30,7 +32,7 @@ export const CROSSFILE_METRICS: readonly MetricSpec[] = [
 export const ISSUE_METRICS: readonly MetricSpec[] = [
   { key: 'goldFileRecall', label: 'gold-file recall', type: 'rate', headline: true },
   { key: 'allGold', label: 'all gold shown', type: 'rate', paired: true },
-  { key: 'noGold', label: 'no gold shown', type: 'rate', paired: true },
+  { key: 'noGold', label: 'no gold shown', type: 'rate', paired: true, lowerIsBetter: true },
   { key: 'goldFileTouched', label: 'gold files touched', type: 'rate' },
   { key: 'goldLineShare', label: 'lines in gold files', type: 'rate' },
   { key: 'verbatimShare', label: 'verbatim lines', type: 'rate' },
@@ -125,8 +127,9 @@ export function summarize(opts: {
     const ref = { method: opts.reference, budget: rb };
     if (!opts.cells.some((x) => x.method === ref.method && x.budget === ref.budget)) continue;
     for (const m of opts.metrics.filter((x) => x.paired)) {
-      const a = values(complete, c, m.key).map((x) => x === 1);
-      const b = values(complete, ref, m.key).map((x) => x === 1);
+      const good = (x: number) => (m.lowerIsBetter ? x === 0 : x === 1);
+      const a = values(complete, c, m.key).map(good);
+      const b = values(complete, ref, m.key).map(good);
       comparisons.push({ ...c, metric: m.key, reference: opts.reference, referenceBudget: rb, ...pairedComparison(a, b) });
     }
   }
