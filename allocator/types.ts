@@ -201,4 +201,6 @@ export interface Allocation {
   text: string;
   blocks: Block[];
   trace: AllocationTrace;
+  /** With a session: objects left out because the session already has them unchanged (named in `text`'s last line). */
+  alreadyShown?: { path: string; name: string }[];
 }

@@ -14,6 +14,7 @@ import { offlineAnswerSource } from './offline.ts';
 import { DEFAULT_FILES_BUDGET, FILE_CAP, renderBlocks, SPAN_CAP, type BlockRequest } from './render.ts';
 import { deriveSearches, MAX_SEARCHES, runSearches } from './searches.ts';
 import { givenAnswerSource, llmAnswerSource, parseSearches } from './sources.ts';
+import { textDigest, type ShownDigests } from '../already-shown.ts';
 import type { Answer, AnswerSource, FileSelection, FileSource, Localization, SearchRecord, SearchSpec } from './types.ts';
 
 export interface SelectFilesOptions {
@@ -35,6 +36,10 @@ export interface SelectFilesOptions {
   spanCap?: number;
   /** A baseline instead of the selector. */
   baseline?: BaselineName;
+  /** A session's files already sent whole: path -> digest of the text sent. Unchanged ones are named, not shown again. */
+  shown?: ShownDigests;
+  /** The name `localization.source` gives caller answers (default `given`), e.g. `sampling` for the MCP host's model. */
+  answersFrom?: string;
 }
 
 /** Checks options from a CLI or a request; throws an Error with a message for a person. */
@@ -150,7 +155,7 @@ export async function selectFiles(issue: string, files: FileSource, options: Sel
   const offline = offlineAnswerSource(files);
   const given = (options.searches ?? []).map((s) => (typeof s === 'string' ? parseSearches([s])[0] : s));
   const primary: AnswerSource = options.answers?.length
-    ? givenAnswerSource(options.answers)
+    ? givenAnswerSource(options.answers, [], options.answersFrom)
     : options.answerSource ?? (options.llm ? llmAnswerSource(options.llm, options.fetch) : offline);
   const { localization, modelSearches } = await localize(issue, files, inv, primary, offline, warnings);
 
@@ -162,9 +167,12 @@ export async function selectFiles(issue: string, files: FileSource, options: Sel
       : deriveSearches(issue, files, localization.agreed, signals).map((s) => ({ ...s, origin: 'issue' as const }));
   const { records, spans } = runSearches(chosenSearches, files, localization.agreed);
 
+  const unchanged = alreadySent(localization.agreed, files, options.shown);
   const requests: BlockRequest[] = [
-    ...localization.agreed.map((path) => ({ path, role: 'file' as const })),
-    ...spans.map((s) => ({ path: s.path, role: 'evidence' as const, startLine: s.startLine, endLine: s.endLine, search: s.search })),
+    ...localization.agreed.filter((path) => !unchanged.has(path)).map((path) => ({ path, role: 'file' as const })),
+    ...spans
+      .filter((s) => !unchanged.has(s.path))
+      .map((s) => ({ path: s.path, role: 'evidence' as const, startLine: s.startLine, endLine: s.endLine, search: s.search })),
   ];
   const r = renderBlocks(requests, files, tok, { budget, fileCap: options.fileCap ?? FILE_CAP, spanCap: options.spanCap ?? SPAN_CAP });
   return {
@@ -178,5 +186,19 @@ export async function selectFiles(issue: string, files: FileSource, options: Sel
     skipped: r.skipped,
     warnings: [...warnings, ...r.warnings],
     text: r.text,
+    ...(options.shown ? { alreadyShown: [...unchanged] } : {}),
   };
+}
+
+/** Chosen files the session already has, byte for byte as they are now. */
+function alreadySent(paths: readonly string[], files: FileSource, shown: ShownDigests | undefined): Set<string> {
+  const out = new Set<string>();
+  if (!shown?.size) return out;
+  for (const p of paths) {
+    const digest = shown.get(p);
+    if (!digest) continue;
+    const c = files.content(p);
+    if ('text' in c && textDigest(c.text) === digest) out.add(p);
+  }
+  return out;
 }

@@ -9,9 +9,9 @@ import { parseSearch } from './searches.ts';
 import type { Answer, AnswerSource, LocalizationRequest, SearchSpec } from './types.ts';
 
 /** Answers given by the caller (`--answer a.py,b.py`, `answers` in a request), in order; searches optional. */
-export function givenAnswerSource(answers: readonly (readonly string[])[], searches: readonly SearchSpec[] = []): AnswerSource {
+export function givenAnswerSource(answers: readonly (readonly string[])[], searches: readonly SearchSpec[] = [], name = 'given'): AnswerSource {
   return {
-    name: 'given',
+    name,
     async answer(_request, index) {
       const paths = answers[index];
       if (!paths) return null;

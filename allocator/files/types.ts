@@ -175,6 +175,8 @@ export interface FileSelection {
   warnings: string[];
   /** The rendered context. */
   text: string;
+  /** With a session: chosen files left out because the session already has them unchanged. */
+  alreadyShown?: string[];
   /** Set when a baseline produced the selection instead of the selector. */
   baseline?: 'file-bm25' | 'chunk-bm25';
 }
