@@ -15,10 +15,14 @@ import { streamSSE } from 'hono/streaming';
 import type { EventBus } from './events.ts';
 import type { QueryEngine } from './queries.ts';
 import { ArbitrateError } from '../allocator/arbitrate/types.ts';
-import { ObjectIdSchema, parseArbitrateRequest, parseContextRequest, parseFilePath, parseJsonBody, parseSearchRequest } from './requests.ts';
+import { BadSearch, selectForRequest } from './select-request.ts';
+import {
+  ObjectIdSchema, parseArbitrateRequest, parseContextRequest, parseFilePath, parseFilesSelectRequest, parseInventoryRequest, parseJsonBody,
+  parseObjectLookup, parseSearchRequest,
+} from './requests.ts';
 import { ERROR_STATUS, type ApiErrorBody, type DaemonEvent, type DaemonStatus, type ErrorCode } from './types.ts';
 
-export type QueryKind = 'search' | 'context' | 'objects' | 'files' | 'arbitrate';
+export type QueryKind = 'search' | 'context' | 'objects' | 'files' | 'arbitrate' | 'inventory' | 'select';
 
 export interface ApiDeps {
   token: string;
@@ -113,7 +117,30 @@ export function createApi(deps: ApiDeps): Hono {
     counted('context', async () => {
       const req = await body(c, parseContextRequest);
       if (req instanceof Response) return req;
-      return notReady(c) ?? c.json(await deps.queries.context(req.query, req.options, req.retrieval));
+      return notReady(c) ?? c.json(await deps.queries.context(req.query, req.options, req.retrieval, req.session));
+    }),
+  );
+
+  app.post('/v1/inventory', (c) =>
+    counted('inventory', async () => {
+      const req = await body(c, parseInventoryRequest);
+      if (req instanceof Response) return req;
+      return notReady(c) ?? c.json(deps.queries.inventory(req.issue, req.tokenizer));
+    }),
+  );
+
+  app.post('/v1/files/select', (c) =>
+    counted('select', async () => {
+      const req = await body(c, parseFilesSelectRequest);
+      if (req instanceof Response) return req;
+      const ready = notReady(c);
+      if (ready) return ready;
+      try {
+        return c.json(await selectForRequest(deps.queries, req));
+      } catch (err) {
+        if (err instanceof BadSearch) return fail(c, 'invalid-request', err.message);
+        throw err;
+      }
     }),
   );
 
@@ -138,6 +165,14 @@ export function createApi(deps: ApiDeps): Hono {
       if (!id.success) return fail(c, 'invalid-request', id.error.issues[0]?.message ?? 'bad object id');
       const found = deps.queries.object(id.data);
       return found ? c.json(found) : fail(c, 'not-found', `no object ${id.data} in the index`);
+    }),
+  );
+
+  app.get('/v1/objects', (c) =>
+    counted('objects', () => {
+      const q = parseObjectLookup(c.req.query('path'), c.req.query('name'));
+      if (!q.ok) return fail(c, 'invalid-request', q.message);
+      return c.json(deps.queries.findObjects(q.value.path, q.value.name));
     }),
   );
 
@@ -166,7 +201,7 @@ export function createApi(deps: ApiDeps): Hono {
     });
   });
 
-  for (const route of ['/v1/status', '/v1/search', '/v1/context', '/v1/objects/:id', '/v1/files', '/v1/events']) {
+  for (const route of ['/v1/status', '/v1/search', '/v1/context', '/v1/inventory', '/v1/files/select', '/v1/arbitrate', '/v1/objects', '/v1/objects/:id', '/v1/files', '/v1/events']) {
     app.all(route, (c) => fail(c, 'method-not-allowed', `${c.req.method} is not allowed on ${new URL(c.req.url).pathname}`));
   }
   app.notFound((c) => fail(c, 'not-found', `no such endpoint: ${c.req.method} ${new URL(c.req.url).pathname}`));

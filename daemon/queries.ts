@@ -5,7 +5,16 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { shownObjects, textDigest, withoutShown } from '../allocator/already-shown.ts';
 import { buildContext } from '../allocator/context.ts';
+import { inventory as pathInventory, selectFiles, type SelectFilesOptions } from '../allocator/files/select.ts';
+import type { FileSelection } from '../allocator/files/types.ts';
+import type { Inventory } from '../allocator/files/inventory.ts';
+import type { TokenizerName } from '../indexer/tokenizer.ts';
+import { storeFileSource } from '../indexer/store/file-source.ts';
+import { getGeneration } from '../indexer/store/write.ts';
+import type { CodeObject } from '../indexer/types.ts';
+import { createSessions } from './sessions.ts';
 import type { AllocateOptions } from '../allocator/options.ts';
 import type { Allocation } from '../allocator/types.ts';
 import { arbitrate } from '../allocator/arbitrate/gate.ts';
@@ -15,12 +24,22 @@ import { storeArbitrateIndex } from '../indexer/store/arbitrate-source.ts';
 import { retrieverFor, type RetrievalOptions } from '../indexer/retrieve/select.ts';
 import { storeObjectSource } from '../indexer/store/object-source.ts';
 import type { DB } from '../indexer/store/open.ts';
-import { fileText, getObjects, indexedFileInfo, objectReferences, objectViews } from './store-reads.ts';
+import { fiberObjects, fileText, getObjects, indexedFileInfo, objectReferences, objectViews } from './store-reads.ts';
 import type { FileResponse, ObjectResponse } from './types.ts';
 
 export interface QueryEngine {
   search(query: string, k: number, retrieval?: RetrievalOptions): Promise<SearchHit[]>;
-  context(query: string, options: AllocateOptions, retrieval?: RetrievalOptions): Promise<Allocation>;
+  /**
+   * Object allocation. With a `session` id, objects the session was already sent whole and unchanged get no
+   * budget: they are listed in `alreadyShown` instead.
+   */
+  context(query: string, options: AllocateOptions, retrieval?: RetrievalOptions, session?: string): Promise<Allocation>;
+  /** The path inventory for an issue (`allot inventory`). */
+  inventory(issue: string, tokenizer?: TokenizerName): Inventory;
+  /** Exact whole files for an issue (`allot files`); with a `session`, files it already has unchanged are named, not shown. */
+  selectFiles(issue: string, options: SelectFilesOptions, session?: string): Promise<FileSelection>;
+  /** Objects of an indexed file named `name` (their name or qualified name), outermost first. */
+  findObjects(path: string, name: string): CodeObject[];
   /** Chooses between two candidate programs with typed witnesses from the index (`allot arbitrate`). */
   arbitrate(defaultText: string, alternativeText: string, language: ArbitrateLanguage, at?: { path: string; symbol?: string }): Promise<Arbitration>;
   object(id: string): ObjectResponse | null;
@@ -32,17 +51,51 @@ export interface QueryEngine {
 
 export function createQueryEngine(db: DB, repo: string): QueryEngine {
   const anyFile = db.prepare('SELECT EXISTS (SELECT 1 FROM files) AS n').pluck();
+  const sessions = createSessions();
+  // The file source builds term statistics on first use: keep one per index generation.
+  let files: { generation: number; source: ReturnType<typeof storeFileSource> } | null = null;
+  const fileSource = () => {
+    const generation = getGeneration(db);
+    if (files?.generation !== generation) files = { generation, source: storeFileSource(db, repo) };
+    return files.source;
+  };
   return {
     search: async (query, k, r = {}) => search(db, query, k, await retrieverFor(db, r.retriever, { path: r.path })),
     // A fresh object source per query: it memoises file lines, which a later batch may change.
-    context: async (query, options, r = {}) =>
-      buildContext(query, await retrieverFor(db, r.retriever, { path: r.path }), storeObjectSource(db), options),
+    async context(query, options, r = {}, session) {
+      const source = storeObjectSource(db);
+      const retriever = await retrieverFor(db, r.retriever, { path: r.path });
+      if (session === undefined) return buildContext(query, retriever, source, options);
+      const memory = sessions.get(session);
+      const filtered = withoutShown(retriever, memory.objects, source, options.slots.core + options.slots.companion);
+      const allocation = buildContext(query, filtered.retriever, source, options);
+      for (const [id, digest] of shownObjects(allocation, source)) memory.objects.set(id, digest);
+      return { ...allocation, alreadyShown: filtered.alreadyShown() };
+    },
+    inventory: (issue, tokenizer) => pathInventory(issue, fileSource(), { tokenizer }),
+    async selectFiles(issue, options, session) {
+      const source = fileSource();
+      if (session === undefined) return selectFiles(issue, source, options);
+      const memory = sessions.get(session);
+      const selection = await selectFiles(issue, source, { ...options, shown: memory.files });
+      for (const b of selection.blocks) {
+        if (b.role !== 'file') continue;
+        const c = source.content(b.path);
+        if ('text' in c) memory.files.set(b.path, textDigest(c.text));
+      }
+      return selection;
+    },
+    findObjects: (p, name) =>
+      fiberObjects(db, p)
+        .filter((o) => o.qualifiedName === name || o.name === name)
+        .sort((a, b) => Number(b.qualifiedName === name) - Number(a.qualifiedName === name) || a.startLine - b.startLine),
     // A fresh index reader per request: it caches facts that a later batch may change.
     arbitrate: (d, a, language, at) => arbitrate(d, a, { language, at }, storeArbitrateIndex(db, { repoName: path.basename(repo) })),
     object(id) {
       const object = getObjects(db, [id]).get(id);
       if (!object) return null;
-      return { object, views: objectViews(db, id), references: { from: objectReferences(db, id, 'from'), to: objectReferences(db, id, 'to') } };
+      const text = storeObjectSource(db).objects([id]).get(id)?.text ?? null;
+      return { object, text, views: objectViews(db, id), references: { from: objectReferences(db, id, 'from'), to: objectReferences(db, id, 'to') } };
     },
     file(rel) {
       const info = indexedFileInfo(db, rel);

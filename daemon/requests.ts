@@ -7,7 +7,9 @@
 import { z } from 'zod';
 import { AllocateOptionsSchema, type AllocateOptions } from '../allocator/options.ts';
 import { normalizePath } from '../indexer/paths.ts';
+import { BASELINES } from '../allocator/files/baselines.ts';
 import { RETRIEVER_NAMES, type RetrievalOptions } from '../indexer/retrieve/select.ts';
+import { TOKENIZER_NAMES } from '../indexer/tokenizer.ts';
 
 /** The longest query accepted (characters). */
 export const MAX_QUERY_CHARS = 10_000;
@@ -28,9 +30,13 @@ export const SearchRequestSchema = z.object({
 /** `POST /v1/search` body. */
 export type SearchRequest = z.input<typeof SearchRequestSchema>;
 
+/** A client's name for one task's run of calls; see allocator/already-shown.ts. */
+export const SessionSchema = z.string().min(1).max(200);
+
 export const ContextRequestSchema = AllocateOptionsSchema.extend({
   query: z.string().max(MAX_QUERY_CHARS),
   ...retrieval,
+  session: SessionSchema.optional(),
 }).strict();
 
 /** `POST /v1/context` body: the query plus `allot context`'s options (`slots` as `"4+1"` or `{core, companion}`). */
@@ -54,11 +60,59 @@ export function parseSearchRequest(body: unknown): Parsed<{ query: string; k: nu
   return { ok: true, value: { query, k, retrieval: { retriever, path } } };
 }
 
-export function parseContextRequest(body: unknown): Parsed<{ query: string; options: AllocateOptions; retrieval: RetrievalOptions }> {
+export function parseContextRequest(body: unknown): Parsed<{ query: string; options: AllocateOptions; retrieval: RetrievalOptions; session?: string }> {
   const r = parseWith(ContextRequestSchema, body);
   if (!r.ok) return r;
-  const { query, retriever, path, ...options } = r.value;
-  return { ok: true, value: { query, options, retrieval: { retriever, path } } };
+  const { query, retriever, path, session, ...options } = r.value;
+  return { ok: true, value: { query, options, retrieval: { retriever, path }, session } };
+}
+
+/** The longest issue text accepted (characters). */
+export const MAX_ISSUE_CHARS = 200_000;
+
+export const InventoryRequestSchema = z.object({
+  issue: z.string().min(1).max(MAX_ISSUE_CHARS),
+  tokenizer: z.enum(TOKENIZER_NAMES).optional(),
+}).strict();
+
+/** `POST /v1/inventory` body: what `allot inventory` takes. */
+export type InventoryRequest = z.input<typeof InventoryRequestSchema>;
+
+export function parseInventoryRequest(body: unknown): Parsed<z.output<typeof InventoryRequestSchema>> {
+  return parseWith(InventoryRequestSchema, body);
+}
+
+export const FilesSelectRequestSchema = z.object({
+  issue: z.string().min(1).max(MAX_ISSUE_CHARS),
+  budget: z.number().int().min(0).max(10_000_000).optional(),
+  tokenizer: z.enum(TOKENIZER_NAMES).optional(),
+  /** Ranked answers to "which files must change?" (`--answer`); with them no model is asked. */
+  answers: z.array(z.array(z.string().max(4096)).max(200)).max(3).optional(),
+  /** Typed searches (`--search`): `definition NAME`, `callers NAME`, `string "TEXT"`. */
+  searches: z.array(z.string().max(1000)).max(4).optional(),
+  /** Who produced `answers`, shown as `localization.source` (default `given`; the MCP server says `sampling`). */
+  answersFrom: z.string().regex(/^[a-z][a-z0-9+-]{0,31}$/, 'a short lower-case name').optional(),
+  baseline: z.enum(BASELINES).optional(),
+  /** Ask the model configured by ALLOT_LLM_URL in the daemon's environment (default true; `--no-llm`). */
+  llm: z.boolean().default(true),
+  session: SessionSchema.optional(),
+}).strict();
+
+/** `POST /v1/files/select` body: what `allot files` takes. */
+export type FilesSelectRequest = z.input<typeof FilesSelectRequestSchema>;
+
+export type FilesSelectRequestParsed = z.output<typeof FilesSelectRequestSchema>;
+
+export function parseFilesSelectRequest(body: unknown): Parsed<FilesSelectRequestParsed> {
+  return parseWith(FilesSelectRequestSchema, body);
+}
+
+/** `GET /v1/objects?path=P&name=N`: the objects of one indexed file with that name or qualified name. */
+export function parseObjectLookup(path: string | undefined, name: string | undefined): Parsed<{ path: string; name: string }> {
+  const p = parseFilePath(path);
+  if (!p.ok) return p;
+  if (!name || name.length > 1000) return { ok: false, message: 'missing or overlong ?name=' };
+  return { ok: true, value: { path: p.value, name } };
 }
 
 /** Body text to JSON, or a message saying why not. */

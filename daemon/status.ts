@@ -21,7 +21,7 @@ export function initialState(counts: StoreCounts): DaemonState {
     indexing: { state: 'starting', catchingUp: true, progress: null, batches: 0, lastBatch: null },
     watcher: { state: 'starting', events: 0, error: null },
     counts,
-    queries: { served: 0, search: 0, context: 0, objects: 0, files: 0, arbitrate: 0, errors: 0 },
+    queries: { served: 0, search: 0, context: 0, objects: 0, files: 0, arbitrate: 0, inventory: 0, select: 0, errors: 0 },
     lastError: null,
   };
 }

@@ -6,7 +6,7 @@
 import type { DB } from '../indexer/store/open.ts';
 import type { Language } from '../indexer/types.ts';
 
-export { fileText, getObjects, objectReferences, objectViews, storeCounts } from '../indexer/store/read.ts';
+export { fiberObjects, fileText, getObjects, objectReferences, objectViews, storeCounts } from '../indexer/store/read.ts';
 
 /** One indexed file's row, or null when the path is not indexed. */
 export function indexedFileInfo(db: DB, path: string): { path: string; language: Language; lineCount: number; size: number } | null {

@@ -10,7 +10,9 @@ import type { SearchHit } from '../indexer/retrieve/search.ts';
 import type { CodeObject, Reference, View } from '../indexer/types.ts';
 
 export type { Allocation, SearchHit };
-export type { ArbitrateRequest, ContextRequest, SearchRequest } from './requests.ts';
+export type { ArbitrateRequest, ContextRequest, FilesSelectRequest, InventoryRequest, SearchRequest } from './requests.ts';
+export type { FileSelection } from '../allocator/files/types.ts';
+export type { Inventory } from '../allocator/files/inventory.ts';
 export type { Arbitration } from '../allocator/arbitrate/types.ts';
 export type { DaemonInfo } from './config.ts';
 
@@ -92,13 +94,15 @@ export interface DaemonStatus {
   indexing: IndexingState;
   pending: PendingWork;
   watcher: WatcherState;
-  queries: { served: number; search: number; context: number; objects: number; files: number; arbitrate: number; errors: number };
+  queries: { served: number; search: number; context: number; objects: number; files: number; arbitrate: number; inventory: number; select: number; errors: number };
   lastError: { message: string; at: string } | null;
 }
 
 /** `GET /v1/objects/:id`. */
 export interface ObjectResponse {
   object: CodeObject;
+  /** The object's source lines, verbatim (null when its file can no longer be read as indexed). */
+  text: string | null;
   views: View[];
   references: { from: Reference[]; to: Reference[] };
 }

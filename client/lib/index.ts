@@ -17,15 +17,18 @@ import http from 'node:http';
 import path from 'node:path';
 import type { DaemonInfo } from '../../daemon/config.ts';
 import type {
-  Allocation, ArbitrateRequest, Arbitration, ContextRequest, DaemonEvent, DaemonStatus, FileResponse, ObjectResponse, SearchHit, SearchRequest,
+  Allocation, ArbitrateRequest, Arbitration, ContextRequest, DaemonEvent, DaemonStatus, FileResponse, FileSelection, FilesSelectRequest, Inventory,
+  InventoryRequest, ObjectResponse, SearchHit, SearchRequest,
 } from '../../daemon/types.ts';
+import type { CodeObject } from '../../indexer/types.ts';
 import { findDaemon, startDaemonProcess, type StartOptions } from './daemon-process.ts';
 import { findRepo } from './repo.ts';
 import { createSseParser } from './sse.ts';
 import { DaemonError, DaemonUnreachable, openStream, requestJson, type Endpoint } from './transport.ts';
 
 export type {
-  Allocation, ArbitrateRequest, Arbitration, ContextRequest, DaemonEvent, DaemonInfo, DaemonStatus, FileResponse, ObjectResponse, SearchHit, SearchRequest,
+  Allocation, ArbitrateRequest, Arbitration, CodeObject, ContextRequest, DaemonEvent, DaemonInfo, DaemonStatus, FileResponse, FileSelection,
+  FilesSelectRequest, Inventory, InventoryRequest, ObjectResponse, SearchHit, SearchRequest,
 };
 export { DaemonError, DaemonUnreachable, findDaemon, findRepo, startDaemonProcess };
 export { DaemonProcessError, stopDaemonProcess, type DaemonLookup } from './daemon-process.ts';
@@ -59,7 +62,13 @@ export interface AllotClient {
   context(req: ContextRequest): Promise<Allocation>;
   /** Chooses between two candidate programs with typed witnesses from the index. */
   arbitrate(req: ArbitrateRequest): Promise<Arbitration>;
+  /** The path inventory for an issue. */
+  inventory(req: InventoryRequest): Promise<Inventory>;
+  /** Exact whole files for fixing an issue (`allot files`). */
+  selectFiles(req: FilesSelectRequest): Promise<FileSelection>;
   object(id: string): Promise<ObjectResponse>;
+  /** Objects of an indexed file by name or qualified name. */
+  findObjects(path: string, name: string): Promise<CodeObject[]>;
   /** One indexed file's text, as indexed. */
   files(path: string): Promise<FileResponse>;
   /** Index progress and file updates as they happen; ends when `signal` aborts or the daemon stops. */
@@ -92,7 +101,10 @@ export function createClient(repo: string, info: DaemonInfo, timeoutMs = 60_000)
     search: (req) => post<SearchHit[]>('/v1/search', req),
     context: (req) => post<Allocation>('/v1/context', req),
     arbitrate: (req) => post<Arbitration>('/v1/arbitrate', req),
+    inventory: (req) => post<Inventory>('/v1/inventory', req),
+    selectFiles: (req) => post<FileSelection>('/v1/files/select', req),
     object: (id) => get<ObjectResponse>(`/v1/objects/${encodeURIComponent(id)}`),
+    findObjects: (p, name) => get<CodeObject[]>(`/v1/objects?path=${encodeURIComponent(p)}&name=${encodeURIComponent(name)}`),
     files: (p) => get<FileResponse>(`/v1/files?path=${encodeURIComponent(p)}`),
     events: (o = {}) => eventStream(ep, o.signal),
     close: () => agent.destroy(),

@@ -15,6 +15,9 @@ function app(over: { building?: boolean } = {}) {
     object: (id) => (id === '0123456789abcdef' ? ({ object: { id } } as never) : null),
     file: (p) => (p === 'a.py' ? { path: p, language: 'python', lineCount: 1, size: 2, text: 'x\n' } : p === 'link.py' ? 'forbidden' : null),
     hasFiles: () => true,
+    inventory: (issue) => (calls.push(`inventory ${issue}`), { paths: ['a.py'], ranked: [], tokens: 2, cap: 1, total: 1 }) as never,
+    selectFiles: async (issue, o, session) => (calls.push(`select ${issue} ${o.answers?.length ?? 0} ${session ?? '-'}`), { issue, warnings: [] } as never),
+    findObjects: (p, name) => (p === 'a.py' && name === 'f' ? ([{ id: '0123456789abcdef' }] as never) : []),
   };
   const counted: string[] = [];
   const api = createApi({
@@ -100,6 +103,25 @@ describe('API requests', () => {
     expect((await req('/v1/objects/0123456789abcdef')).status).toBe(200);
     expect((await req('/v1/objects/ffffffffffffffff')).status).toBe(404);
     expect((await req('/v1/objects/..%2Fetc')).status).toBe(400);
+  });
+
+  it('inventory, file selection and object look-up by name: validated and routed', async () => {
+    const { req, calls } = app();
+    expect(await json(await req('/v1/inventory', post('{"issue":"crash in a"}')))).toMatchObject({ paths: ['a.py'] });
+    expect((await req('/v1/inventory', post('{"issue":""}'))).status).toBe(400);
+    expect((await req('/v1/inventory', post('{"issue":"x","extra":1}'))).status).toBe(400);
+    const sel = await req('/v1/files/select', post(JSON.stringify({ issue: 'boom', answers: [['a.py'], ['a.py']], answersFrom: 'sampling', session: 's1' })));
+    expect(sel.status).toBe(200);
+    expect(calls).toContain('select boom 2 s1');
+    for (const bad of [{ issue: 'x', budget: -1 }, { issue: 'x', answers: 'a.py' }, { issue: 'x', answersFrom: 'Not A Name' }, { issue: 'x', searches: ['a', 'b', 'c', 'd', 'e'] }]) {
+      const r = await req('/v1/files/select', post(JSON.stringify(bad)));
+      expect(r.status, JSON.stringify(bad)).toBe(400);
+      expect((await json(r)).error.code).toBe('invalid-request');
+    }
+    expect(await json(await req('/v1/objects?path=a.py&name=f'))).toEqual([{ id: '0123456789abcdef' }]);
+    expect(await json(await req('/v1/objects?path=a.py&name=g'))).toEqual([]);
+    expect((await req('/v1/objects?path=../x&name=f')).status).toBe(400);
+    expect((await req('/v1/inventory')).status).toBe(405);
   });
 
   it('serves indexed files only, inside the repository', async () => {
