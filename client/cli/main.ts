@@ -7,6 +7,7 @@ import { registerEval } from './commands/eval.ts';
 import { registerFiles } from './commands/files.ts';
 import { registerIndex } from './commands/index.ts';
 import { registerInventory } from './commands/inventory.ts';
+import { registerMcp } from './commands/mcp.ts';
 import { registerSearch } from './commands/search.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerStartStop } from './commands/start.ts';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerServe(program);
   registerStartStop(program);
   registerStatus(program);
+  registerMcp(program);
   return program;
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { arbitrationText } from '../../../allocator/arbitrate/report.ts';
 import { arbitrate } from '../../../allocator/arbitrate/gate.ts';
 import { ARBITRATE_LANGUAGES, ArbitrateError, type ArbitrateLanguage, type Arbitration } from '../../../allocator/arbitrate/types.ts';
 import { languageOf } from '../../../indexer/languages/registry.ts';
@@ -66,16 +67,7 @@ function parseAt(at: string, repo: string): { path: string; symbol?: string } {
 }
 
 function printText(r: Arbitration): void {
-  const out: string[] = [`choice: ${r.choice}`, `reason: ${r.reason}`, ''];
-  for (const w of r.witnesses) {
-    const [summary, ...rest] = w.evidence;
-    out.push(`${w.type.padEnd(12)} ${w.direction.padEnd(12)} ${summary?.detail ?? ''}`);
-    for (const e of rest) {
-      const where = [e.program ?? 'both', e.line !== null ? `line ${e.line}` : null].filter(Boolean).join(' ');
-      out.push(`${' '.repeat(26)}${where}: ${e.detail}`);
-    }
-  }
-  process.stdout.write(out.join('\n') + '\n');
+  process.stdout.write(arbitrationText(r) + '\n');
 }
 
 export function registerArbitrate(program: Command): void {

@@ -1,0 +1,35 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { openBackend } from '../../mcp/backend.ts';
+import { hostConfig, MCP_HOSTS, type McpHost } from '../../mcp/host-config.ts';
+import { serveStdio } from '../../mcp/server.ts';
+import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/allot.js', import.meta.url));
+
+/** `allot mcp`: the MCP server on stdio, or the configuration snippet for a host. */
+export function registerMcp(program: Command): void {
+  program
+    .command('mcp [repo]')
+    .description('run an MCP server on stdin/stdout for coding agents (attaches to the repository\'s daemon, starting it if needed)')
+    .option('--print-config <host>', `print the configuration for an MCP host: ${MCP_HOSTS.join(', ')}`)
+    .action(async (repoArg: string | undefined, flags: { printConfig?: string }, cmd: Command) => {
+      const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
+      const repo = resolveRepo(repoArg ?? global.repo);
+      if (flags.printConfig !== undefined) {
+        const host = flags.printConfig.toLowerCase();
+        if (!(MCP_HOSTS as readonly string[]).includes(host)) throw new UsageError(`unknown MCP host "${flags.printConfig}" (known: ${MCP_HOSTS.join(', ')})`);
+        const args = [BIN, ...(global.db ? ['--db', path.resolve(global.db)] : []), 'mcp', repo];
+        const c = hostConfig(host as McpHost, { command: process.execPath, args });
+        process.stdout.write(`${c.snippet}\n`);
+        process.stderr.write(`allot: put this in ${c.where}${c.oneLiner ? `, or run:\n  ${c.oneLiner}` : ''}\n`);
+        return;
+      }
+      // stdout is the protocol: everything a person may read goes to stderr.
+      const log = (line: string) => process.stderr.write(`allot mcp: ${line}\n`);
+      const backend = await openBackend(repo, resolveDb(repo, global.db), log);
+      await serveStdio(backend, log);
+      process.exit(0);
+    });
+}
