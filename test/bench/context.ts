@@ -17,22 +17,13 @@ import { bm25Retriever } from '../../indexer/retrieve/bm25.ts';
 import { storeObjectSource } from '../../indexer/store/object-source.ts';
 import { openStore } from '../../indexer/store/open.ts';
 import { percentile } from './measure.ts';
+import { drawQueries } from './queries.ts';
 
 const BIN = fileURLToPath(new URL('../../client/bin/allot.js', import.meta.url));
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-/** Queries from the index itself: half identifiers (qualified names), half docstring first lines. */
-export function drawQueries(db: ReturnType<typeof openStore>, n: number): string[] {
-  const names = db.prepare("SELECT qualified_name AS q FROM objects WHERE kind IN ('function','method','class') ORDER BY id").pluck().all() as string[];
-  const docs = (db.prepare("SELECT docstring AS d FROM objects WHERE docstring IS NOT NULL ORDER BY id").pluck().all() as string[])
-    .map((d) => d.replace(/^[\s"'rbu]+/, '').split('\n')[0].replace(/["']+$/, '').trim())
-    .filter((d) => d.split(/\s+/).length >= 3);
-  const pick = (list: string[], k: number) => Array.from({ length: k }, (_, i) => list[Math.floor((i * list.length) / k)]).filter(Boolean);
-  return [...pick(names, Math.ceil(n / 2)), ...pick(docs, Math.floor(n / 2))];
 }
 
 async function main() {

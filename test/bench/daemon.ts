@@ -22,6 +22,7 @@ import { createClient, type AllotClient } from '../../client/lib/index.ts';
 import { daemonPaths, readDaemonInfo, type DaemonInfo } from '../../daemon/config.ts';
 import { openStore } from '../../indexer/store/open.ts';
 import { percentile } from './measure.ts';
+import { drawQueries } from './queries.ts';
 
 const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = path.join(PROJECT, 'client/bin/allot.js');
@@ -31,19 +32,6 @@ const CONCURRENCY = [1, 8, 32];
 const AMOUNT: Record<number, number> = { 1: 1500, 8: 3000, 32: 5000 };
 const WARMUP = 300;
 const EDITS = 50;
-
-/**
- * Queries from the index itself, as bench:context draws them (half qualified
- * names, half docstring first lines; a copy, since importing context.ts runs it).
- */
-function drawQueries(db: ReturnType<typeof openStore>, n: number): string[] {
-  const names = db.prepare("SELECT qualified_name AS q FROM objects WHERE kind IN ('function','method','class') ORDER BY id").pluck().all() as string[];
-  const docs = (db.prepare('SELECT docstring AS d FROM objects WHERE docstring IS NOT NULL ORDER BY id').pluck().all() as string[])
-    .map((d) => d.replace(/^[\s"'rbu]+/, '').split('\n')[0].replace(/["']+$/, '').trim())
-    .filter((d) => d.split(/\s+/).length >= 3);
-  const pick = (list: string[], k: number) => Array.from({ length: k }, (_, i) => list[Math.floor((i * list.length) / k)]).filter(Boolean);
-  return [...pick(names, Math.ceil(n / 2)), ...pick(docs, Math.floor(n / 2))];
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ms = (v: number) => `${v.toFixed(1)} ms`;

@@ -29,3 +29,4 @@ const run = (script: string, args: string[]) => {
 };
 run('index.ts', Object.values(roots));
 if (roots.sympy) run('context.ts', [roots.sympy]);
+if (roots.sympy) run('mcp.ts', [roots.sympy]);
