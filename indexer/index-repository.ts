@@ -74,7 +74,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       db.transaction(() => {
         for (const p of gone) writer.remove(p);
         setState(db, 'resolution_dirty', '1');
-        bumpGeneration(db);
+        bumpGeneration(db, gone);
       })();
     }
 
@@ -90,17 +90,17 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       const outcomes = batch;
       batch = [];
       const t0 = performance.now();
-      let changed = false;
+      const changed: string[] = [];
       db.transaction(() => {
         for (const o of outcomes) {
           if (o.status === 'extracted') {
             writer.write(o.file);
-            changed = true;
-          } else if (o.status === 'skipped' && writer.remove(o.path)) changed = true;
+            changed.push(o.file.path);
+          } else if (o.status === 'skipped' && writer.remove(o.path)) changed.push(o.path);
         }
-        if (changed) {
+        if (changed.length) {
           setState(db, 'resolution_dirty', '1');
-          bumpGeneration(db);
+          bumpGeneration(db, changed);
         }
       })();
       phases.write += (performance.now() - t0) / 1000;

@@ -63,13 +63,18 @@ export function resolveStore(db: DB, tokenizer: Tokenizer): ResolutionStats {
   // References stream through (imports first: they bind the names calls use);
   // only changed targets and the derived views to keep are held in memory.
   const changes: [number, string | null][] = [];
+  /** Files whose references now point elsewhere: their reference-graph edges changed. */
+  const retargeted = new Set<string>();
   const wanted = new Map<string, DerivedRow>();
   const perKind = new Map<string, number>();
   let references = 0;
   let resolved = 0;
   const visit = (r: ResolverReference & { targetId: string | null; fileId: number; line: number }, target: string | undefined) => {
     references++;
-    if ((target ?? null) !== r.targetId) changes.push([r.id, target ?? null]);
+    if ((target ?? null) !== r.targetId) {
+      changes.push([r.id, target ?? null]);
+      retargeted.add(r.path);
+    }
     if (!target) return;
     resolved++;
     const kind: ViewKind = r.kind === 'import' ? 'import' : isTestPath(r.path) ? 'testref' : 'callsite';
@@ -112,7 +117,7 @@ export function resolveStore(db: DB, tokenizer: Tokenizer): ResolutionStats {
       insFts.run(id, ftsName((nameOf.get(w.objectId) as string | undefined) ?? ''), text, identifierParts(text));
     }
     setState(db, 'resolution_dirty', null);
-    bumpGeneration(db);
+    bumpGeneration(db, retargeted);
   })();
   const derivedViews = (db.prepare('SELECT count(*) AS n FROM views WHERE derived = 1').get() as { n: number }).n;
   return { references, resolved, derivedViews, changedTargets: changes.length };

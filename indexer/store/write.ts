@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { identifierParts, splitIdentifier } from '../identifiers.ts';
 import type { FileExtraction, ObjectKind } from '../types.ts';
+import { recordChanges } from './changes.ts';
 import type { DB } from './open.ts';
 
 /**
@@ -87,11 +88,14 @@ export function getState(db: DB, key: string): string | null {
 
 /**
  * Counts changes to the index: bumped in every transaction that changes files
- * or resolution, so caches built from the store (the reference graph) know
- * when they are stale.
+ * or resolution, with the paths it changed (see `changes.ts`), so caches built
+ * from the store (the structural retriever's) know when they are stale and what to update.
  */
-export function bumpGeneration(db: DB): void {
+export function bumpGeneration(db: DB, changed: Iterable<string> = []): number {
   db.prepare("INSERT INTO state (key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1").run();
+  const generation = getGeneration(db);
+  recordChanges(db, generation, changed);
+  return generation;
 }
 
 export function getGeneration(db: DB): number {
