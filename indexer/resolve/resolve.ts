@@ -1,5 +1,5 @@
 import type { Language, ObjectKind, ReferenceKind } from '../types.ts';
-import { buildModuleIndex } from './modules.ts';
+import { buildModuleIndex, type ModuleIndex } from './modules.ts';
 
 export interface ResolverObject {
   id: string;
@@ -27,7 +27,7 @@ const SELF = new Set(['self', 'this', 'cls', 'super', 'super()', 'Self']);
 const FOLDER_SCOPED = new Set<Language>(['go', 'java']);
 
 /** What an import binds a local name to: an object, or the files of a module. */
-interface Binding {
+export interface Binding {
   objectId: string | null;
   files: string[];
 }
@@ -73,40 +73,129 @@ export function resolveReferences(objects: ResolverObject[], refs: ResolverRefer
 
 /** The resolver behind `resolveReferences`, for callers that stream references. */
 export function createResolver(objects: ResolverObject[]): Resolver {
-  const byId = new Map(objects.map((o) => [o.id, o]));
+  const resolver = createIncrementalResolver();
+  resolver.addObjects(objects);
+  return resolver;
+}
+
+/** What a file's imports bound and which files its wildcard imports re-export, saved around a query. */
+export interface SavedBindings {
+  bindings: Map<string, Binding> | undefined;
+  wildcards: string[] | undefined;
+}
+
+/**
+ * A resolver whose objects follow index changes file by file. Import bindings
+ * come from two passes over every import in order (`bind`); the passes record
+ * which (file, exported name) pairs they looked up, so replacing a file whose
+ * changes touch none of them leaves the bindings exactly as fresh passes would.
+ */
+export interface IncrementalResolver extends Resolver {
+  /** Adds objects (in id order within a file, as a fresh resolver reads them). */
+  addObjects(objects: ResolverObject[]): void;
+  /** Replaces the objects of some files (`old`: path -> the ids it held) with `objects`. */
+  replaceFiles(old: Map<string, string[]>, objects: ResolverObject[]): void;
+  /** True when a change since the last `bind` could alter what the passes bind. */
+  readonly stale: boolean;
+  /** Marks the bindings stale (a file's imports changed). */
+  invalidate(): void;
+  /** Rebinds from scratch: both import passes over `imports` (in path, line, id order), yielding every `every` imports. */
+  bind(imports: () => Iterable<ResolverReference>, every?: number): Generator<void>;
+  /** What a query may overwrite when it reuses a file's path, to restore after it. */
+  saveBindings(path: string): SavedBindings;
+  restoreBindings(path: string, saved: SavedBindings): void;
+}
+
+export function createIncrementalResolver(): IncrementalResolver {
+  const byId = new Map<string, ResolverObject>();
   const members = new Map<string, Map<string, string>>();
   const moduleOf = new Map<string, string>();
-  const byName = new Map<string, string[]>();
-  for (const o of objects) {
-    if (o.parentId === null) moduleOf.set(o.path, o.id);
-    else {
-      let m = members.get(o.parentId);
-      if (!m) members.set(o.parentId, (m = new Map()));
-      if (!m.has(o.name)) m.set(o.name, o.id);
+  const byName = new Map<string, Set<string>>();
+  let modules: ModuleIndex = buildModuleIndex([]);
+  let folderFiles = new Map<string, string[]>();
+  let filesChanged = false;
+  let stale = true;
+  /** `${file}\0${name}` pairs the running import passes look up (null outside them), and those of the last passes. */
+  let reads: Set<string> | null = null;
+  let lastReads = new Set<string>();
+
+  // The module index is a function of the set of module files: rebuilt only when that set changed.
+  const refreshFiles = () => {
+    if (!filesChanged) return;
+    filesChanged = false;
+    const files = [...moduleOf.keys()].sort();
+    modules = buildModuleIndex(files);
+    folderFiles = new Map();
+    for (const f of files) {
+      const dir = f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : '';
+      const list = folderFiles.get(dir);
+      if (list) list.push(f);
+      else folderFiles.set(dir, [f]);
     }
-    if (o.kind !== 'module' && o.kind !== 'file') {
-      const list = byName.get(o.name);
-      if (list) list.push(o.id);
-      else byName.set(o.name, [o.id]);
+  };
+  const exportsOf = (file: string): Map<string, string> | undefined => {
+    const mod = moduleOf.get(file);
+    return mod ? members.get(mod) : undefined;
+  };
+
+  const addObjects = (objects: ResolverObject[]) => {
+    for (const o of objects) {
+      byId.set(o.id, o);
+      if (o.parentId === null) {
+        if (!moduleOf.has(o.path)) filesChanged = true;
+        moduleOf.set(o.path, o.id);
+      } else {
+        let m = members.get(o.parentId);
+        if (!m) members.set(o.parentId, (m = new Map()));
+        if (!m.has(o.name)) m.set(o.name, o.id);
+      }
+      if (o.kind !== 'module' && o.kind !== 'file') {
+        const set = byName.get(o.name);
+        if (set) set.add(o.id);
+        else byName.set(o.name, new Set([o.id]));
+      }
     }
-  }
-  const files = [...moduleOf.keys()].sort();
-  const modules = buildModuleIndex(files);
-  const folderFiles = new Map<string, string[]>();
-  for (const f of files) {
-    const dir = f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : '';
-    const list = folderFiles.get(dir);
-    if (list) list.push(f);
-    else folderFiles.set(dir, [f]);
-  }
+  };
+  const removeObjects = (file: string, ids: string[]) => {
+    for (const id of ids) {
+      const o = byId.get(id);
+      if (!o) continue;
+      byId.delete(id);
+      members.delete(id);
+      const set = byName.get(o.name);
+      if (set?.delete(id) && !set.size) byName.delete(o.name);
+    }
+    if (moduleOf.delete(file)) filesChanged = true;
+  };
+  /** The passes read a file's module id (module imports) and its exported names: stale when any of those they read changed. */
+  const replaceFiles = (old: Map<string, string[]>, objects: ResolverObject[]) => {
+    const before = new Map([...old.keys()].map((f) => [f, { mod: moduleOf.get(f), exports: exportsOf(f) }]));
+    const filesBefore = filesChanged;
+    filesChanged = false;
+    for (const [file, ids] of old) removeObjects(file, ids);
+    addObjects(objects);
+    const setChanged = [...before].some(([f, b]) => (b.mod === undefined) !== !moduleOf.has(f));
+    filesChanged = filesBefore || setChanged;
+    if (stale) return;
+    if (setChanged) stale = true;
+    for (const [file, b] of before) {
+      if (stale) return;
+      if (moduleOf.get(file) !== b.mod) stale = true;
+      const after = exportsOf(file);
+      for (const [names, other] of [[b.exports, after], [after, b.exports]] as const) {
+        for (const [name, id] of names ?? []) if (other?.get(name) !== id && lastReads.has(`${file}\0${name}`)) stale = true;
+      }
+    }
+  };
 
   const topLevel = (file: string, name: string): string | undefined => {
-    const mod = moduleOf.get(file);
-    return mod ? members.get(mod)?.get(name) : undefined;
+    reads?.add(`${file}\0${name}`);
+    return exportsOf(file)?.get(name);
   };
+  /** The one object of the repository with this name, if only one has it. */
   const unique = (name: string): string | undefined => {
-    const list = byName.get(name);
-    return list?.length === 1 ? list[0] : undefined;
+    const set = byName.get(name);
+    return set?.size === 1 ? set.values().next().value : undefined;
   };
   const inFiles = (fs: string[], name: string): string | undefined => {
     for (const f of fs) {
@@ -144,6 +233,7 @@ export function createResolver(objects: ResolverObject[]): Resolver {
   };
   const resolveImport = (r: ResolverReference): string | undefined => {
     if (r.module === null) return undefined;
+    refreshFiles();
     const isModuleImport = r.name === r.module;
     const sep = r.language === 'rust' ? '::' : r.language === 'python' && r.module.endsWith('.') ? '' : '.';
     let found: string[] = [];
@@ -177,6 +267,7 @@ export function createResolver(objects: ResolverObject[]): Resolver {
   };
 
   const resolve = (r: ResolverReference): string | undefined => {
+    refreshFiles();
     let target: string | undefined;
     const fileBindings = bindings.get(r.path);
     if (r.qualifier === null) {
@@ -206,5 +297,39 @@ export function createResolver(objects: ResolverObject[]): Resolver {
     target ??= unique(r.name);
     return target && target !== r.sourceId ? target : undefined;
   };
-  return { resolveImport, resolve, clearBindings: (path) => void bindings.delete(path) };
+  function* bindAll(imports: () => Iterable<ResolverReference>, every = Infinity): Generator<void> {
+    bindings.clear();
+    wildcards.clear();
+    reads = new Set();
+    let n = 0;
+    // Imports twice: the first pass records what every file binds, so re-exports resolve whatever the order.
+    for (let pass = 0; pass < 2; pass++) {
+      for (const r of imports()) {
+        resolveImport(r);
+        if (++n % every === 0) yield;
+      }
+    }
+    lastReads = reads;
+    reads = null;
+    stale = false;
+  }
+  return {
+    resolveImport,
+    resolve,
+    clearBindings: (path) => void bindings.delete(path),
+    addObjects,
+    replaceFiles,
+    get stale() {
+      return stale;
+    },
+    invalidate: () => void (stale = true),
+    bind: bindAll,
+    saveBindings: (path) => ({ bindings: bindings.get(path), wildcards: wildcards.get(path)?.slice() }),
+    restoreBindings(path, saved) {
+      if (saved.bindings) bindings.set(path, saved.bindings);
+      else bindings.delete(path);
+      if (saved.wildcards) wildcards.set(path, saved.wildcards);
+      else wildcards.delete(path);
+    },
+  };
 }

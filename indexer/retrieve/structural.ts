@@ -1,14 +1,15 @@
 import { languageOf, LANGUAGE_SPECS } from '../languages/registry.ts';
 import { splitIdentifier } from '../identifiers.ts';
 import { normalizePath } from '../paths.ts';
-import { createResolver, type Resolver, type ResolverObject, type ResolverReference } from '../resolve/resolve.ts';
+import type { ResolverReference } from '../resolve/resolve.ts';
 import type { DB } from '../store/open.ts';
-import { getGeneration } from '../store/write.ts';
 import type { Candidate, CodeLanguage, ExtractedReference, ObjectKind, ViewKind } from '../types.ts';
-import { buildGraph, personalizedPageRank, type ReferenceGraph } from './graph.ts';
+import { personalizedPageRank } from './graph.ts';
 import type { LoadedLanguage } from '../languages/registry.ts';
 import { loadQueryLanguages, readQuery } from './query-reading.ts';
 import type { Retriever } from './retriever.ts';
+import { structureOf } from './structure-cache.ts';
+import type { Structure } from './structure.ts';
 
 /** Seed weights: how strongly each kind of evidence in the query points at an object. */
 const WEIGHT = {
@@ -24,63 +25,6 @@ const WEIGHT = {
 const NEIGHBOUR_SCALE = 0.5;
 const MAX_DEFINITIONS_PER_NAME = 3;
 const NOISE = new Set(['self', 'this', 'cls', 'super', 'return', 'import', 'from', 'def', 'class', 'function', 'const', 'let', 'var', 'new', 'true', 'false', 'none', 'null', 'undefined', 'async', 'await', 'public', 'private', 'static', 'void', 'int', 'str', 'string', 'number', 'bool', 'boolean', 'list', 'dict', 'type', 'value', 'data', 'result', 'name', 'args', 'kwargs']);
-
-interface Structure {
-  generation: number;
-  objects: Map<string, ResolverObject & { qualifiedName: string; startLine: number; endLine: number }>;
-  byName: Map<string, string[]>;
-  byFile: Map<string, string[]>;
-  files: string[];
-  resolver: Resolver;
-  graph: ReferenceGraph;
-}
-
-/**
- * The store's structure that queries resolve against, rebuilt only when the
- * index changes (its generation), never per request.
- */
-const cache = new WeakMap<DB, Structure>();
-function structureOf(db: DB): Structure {
-  const generation = getGeneration(db);
-  const hit = cache.get(db);
-  if (hit && hit.generation === generation) return hit;
-  const rows = db
-    .prepare(
-      `SELECT o.id, f.path, o.parent_id AS parentId, o.kind, o.name, o.qualified_name AS qualifiedName, o.start_line AS startLine, o.end_line AS endLine
-       FROM objects o JOIN files f ON f.id = o.file_id ORDER BY o.id`,
-    )
-    .all() as (ResolverObject & { qualifiedName: string; startLine: number; endLine: number })[];
-  const objects = new Map(rows.map((o) => [o.id, o]));
-  const byName = new Map<string, string[]>();
-  const byFile = new Map<string, string[]>();
-  for (const o of rows) {
-    if (o.kind !== 'module' && o.kind !== 'file') (byName.get(o.name) ?? byName.set(o.name, []).get(o.name)!).push(o.id);
-    (byFile.get(o.path) ?? byFile.set(o.path, []).get(o.path)!).push(o.id);
-  }
-  const edges = db.prepare('SELECT source_id, target_id FROM refs WHERE target_id IS NOT NULL').raw().all() as [string, string][];
-  const containment = rows.filter((o) => o.parentId).map((o) => [o.parentId!, o.id] as [string, string]);
-  // The resolver learns what every indexed file binds (twice, for re-exports), so a query's import of a
-  // package that re-exports a name finds the definition.
-  const resolver = createResolver(rows);
-  const imports = db
-    .prepare(
-      `SELECT r.id, r.source_id AS sourceId, f.path, f.language, r.kind, r.name, r.qualifier, r.module, r.alias
-       FROM refs r JOIN objects o ON o.id = r.source_id JOIN files f ON f.id = o.file_id WHERE r.kind = 'import' ORDER BY f.path, r.line, r.id`,
-    )
-    .all() as ResolverReference[];
-  for (let pass = 0; pass < 2; pass++) for (const r of imports) resolver.resolveImport(r);
-  const structure: Structure = {
-    generation,
-    objects,
-    byName,
-    byFile,
-    files: [...byFile.keys()].sort(),
-    resolver,
-    graph: buildGraph(rows.map((o) => o.id), [...edges, ...containment]),
-  };
-  cache.set(db, structure);
-  return structure;
-}
 
 interface Seed {
   score: number;
@@ -130,8 +74,9 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
       for (const r of ranked) r.score += affinity.get(r.id) ?? 0;
       let max = 0;
       for (const [i, v] of ppr) if (!seedIndex.has(i) && v > max) max = v;
-      for (const [i, mass] of [...ppr.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])) {
-        const id = s.graph.ids[i];
+      const ids = s.graph.ids;
+      for (const [i, mass] of [...ppr.entries()].sort((a, b) => b[1] - a[1] || (ids[a[0]] < ids[b[0]] ? -1 : 1))) {
+        const id = ids[i];
         if (seeds.has(id) || max <= 0) continue;
         const o = s.objects.get(id)!;
         if (o.kind === 'module' || o.kind === 'file' || (opts.path && o.path === normalizePath(opts.path))) continue;
@@ -187,19 +132,24 @@ function seedObjects(s: Structure, reading: ReturnType<typeof readQuery>, path?:
   const language: CodeLanguage | null = reading.language;
   const queryPath = here ?? `__query__${language ? LANGUAGE_SPECS[language].extensions[0] : '.txt'}`;
   const resolver = s.resolver;
-  // Import bindings are per query: forget the previous query's before reading this one's.
+  // Import bindings are per query: the query's replace whatever its path bound, which is put back after it.
+  const saved = resolver.saveBindings(queryPath);
   resolver.clearBindings(queryPath);
   let nextId = -1;
   const asRef = (r: ExtractedReference): ResolverReference => ({
     id: nextId--, sourceId: '', path: queryPath, language: here ? languageOf(here) : (language ?? 'text'),
     kind: r.kind, name: r.name, qualifier: r.qualifier, module: r.module, alias: r.alias,
   });
-  for (const imp of reading.imports) {
-    const local = imp.alias ?? imp.name.split('.')[0];
-    const unused = !reading.used.has(local);
-    add(resolver.resolveImport(asRef(imp)), unused ? WEIGHT.importedUnused : WEIGHT.imported, `imported by the query as ${local}`);
+  try {
+    for (const imp of reading.imports) {
+      const local = imp.alias ?? imp.name.split('.')[0];
+      const unused = !reading.used.has(local);
+      add(resolver.resolveImport(asRef(imp)), unused ? WEIGHT.importedUnused : WEIGHT.imported, `imported by the query as ${local}`);
+    }
+    for (const call of reading.calls) add(resolver.resolve(asRef(call)), WEIGHT.called, `${call.kind === 'inherit' ? 'inherited' : 'called'} in the query as ${call.qualifier ? `${call.qualifier}.` : ''}${call.name}`);
+  } finally {
+    resolver.restoreBindings(queryPath, saved);
   }
-  for (const call of reading.calls) add(resolver.resolve(asRef(call)), WEIGHT.called, `${call.kind === 'inherit' ? 'inherited' : 'called'} in the query as ${call.qualifier ? `${call.qualifier}.` : ''}${call.name}`);
   const bySuffix = (p: string) => {
     const clean = normalizePath(p.replace(/^\/+/, ''));
     return s.files.filter((f) => clean === f || clean.endsWith(`/${f}`) || f.endsWith(`/${clean}`));

@@ -76,8 +76,8 @@ describe('personalized PageRank', () => {
     for (let it = 0; it < 500; it++) {
       const next = s.map((x) => alpha * x);
       for (let u = 0; u < n; u++) {
-        const d = g.offsets[u + 1] - g.offsets[u];
-        for (let k = g.offsets[u]; k < g.offsets[u + 1]; k++) next[g.neighbors[k]] += ((1 - alpha) * p[u]) / d;
+        const d = g.adjacency[u].length;
+        for (const v of g.adjacency[u]) next[v] += ((1 - alpha) * p[u]) / d;
       }
       p = next;
     }
