@@ -20,7 +20,7 @@ import {
   ObjectIdSchema, parseArbitrateRequest, parseContextRequest, parseFilePath, parseFilesSelectRequest, parseInventoryRequest, parseJsonBody,
   parseObjectLookup, parseSearchRequest,
 } from './requests.ts';
-import { ERROR_STATUS, type ApiErrorBody, type DaemonEvent, type DaemonStatus, type ErrorCode } from './types.ts';
+import { ERROR_STATUS, PARTIAL_HEADER, type ApiErrorBody, type DaemonEvent, type DaemonStatus, type ErrorCode } from './types.ts';
 
 export type QueryKind = 'search' | 'context' | 'objects' | 'files' | 'arbitrate' | 'inventory' | 'select';
 
@@ -89,7 +89,7 @@ export function createApi(deps: ApiDeps): Hono {
 
   /** Queries on an index still being built for the first time would answer "nothing" or a fraction: say why instead. */
   const notReady = (c: Context): Response | null =>
-    deps.building()
+    deps.building() && c.req.header(PARTIAL_HEADER) === undefined
       ? fail(c, 'index-building', `the index is still being built (${deps.progressText()}); try again shortly`)
       : null;
 

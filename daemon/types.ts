@@ -16,6 +16,12 @@ export type { Inventory } from '../allocator/files/inventory.ts';
 export type { Arbitration } from '../allocator/arbitrate/types.ts';
 export type { DaemonInfo } from './config.ts';
 
+/**
+ * A request carrying this header (any value) is answered from what is indexed even while a brand-new index is
+ * still being built, instead of the `index-building` error.
+ */
+export const PARTIAL_HEADER = 'x-allot-partial';
+
 /** Every error the API returns has this body, with a matching HTTP status. */
 export interface ApiErrorBody {
   error: { code: ErrorCode; message: string };

@@ -23,6 +23,7 @@ import type {
 import type { CodeObject } from '../../indexer/types.ts';
 import { findDaemon, startDaemonProcess, type StartOptions } from './daemon-process.ts';
 import { findRepo } from './repo.ts';
+import { PARTIAL_HEADER } from '../../daemon/types.ts';
 import { createSseParser } from './sse.ts';
 import { DaemonError, DaemonUnreachable, openStream, requestJson, type Endpoint } from './transport.ts';
 
@@ -44,6 +45,11 @@ export interface ConnectOptions {
   startOptions?: Omit<StartOptions, 'db'>;
   /** Per-request timeout (default 60 s). */
   timeoutMs?: number;
+  /**
+   * Accept answers from an index still being built for the first time (what is indexed so far) instead of
+   * the `index-building` error. Agents prefer a partial answer now; `status()` says how far the build is.
+   */
+  partial?: boolean;
 }
 
 /** No daemon serves the repository (and `start` was not asked for). */
@@ -85,15 +91,16 @@ export async function connect(opts: ConnectOptions = {}): Promise<AllotClient> {
   else if (opts.start) info = (await startDaemonProcess(repo, { ...opts.startOptions, db: opts.db })).info;
   else throw new NoDaemon(repo, found.state === 'starting' ? ` (pid ${found.pid} is starting or not answering)` : '');
   if (opts.db && path.resolve(opts.db) !== info.db) throw new NoDaemon(repo, ` with index ${path.resolve(opts.db)} (the daemon serves ${info.db})`);
-  return createClient(repo, info, opts.timeoutMs ?? 60_000);
+  return createClient(repo, info, opts.timeoutMs ?? 60_000, { partial: opts.partial });
 }
 
 /** A client for a known daemon (what `connect` returns). */
-export function createClient(repo: string, info: DaemonInfo, timeoutMs = 60_000): AllotClient {
+export function createClient(repo: string, info: DaemonInfo, timeoutMs = 60_000, opts: { partial?: boolean } = {}): AllotClient {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
   const ep: Endpoint = info;
-  const get = <T>(p: string) => requestJson<T>(ep, 'GET', p, { agent, timeoutMs });
-  const post = <T>(p: string, body: unknown) => requestJson<T>(ep, 'POST', p, { agent, timeoutMs, body });
+  const headers = opts.partial ? { [PARTIAL_HEADER]: '1' } : undefined;
+  const get = <T>(p: string) => requestJson<T>(ep, 'GET', p, { agent, timeoutMs, headers });
+  const post = <T>(p: string, body: unknown) => requestJson<T>(ep, 'POST', p, { agent, timeoutMs, body, headers });
   return {
     repo,
     info,

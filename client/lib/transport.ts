@@ -35,6 +35,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   agent?: http.Agent;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
 }
 
 function target(ep: Endpoint, method: string, path: string, headers: Record<string, string>, agent?: http.Agent): http.RequestOptions {
@@ -65,7 +67,7 @@ class StaleSocket extends Error {}
 
 function requestOnce<T>(ep: Endpoint, method: 'GET' | 'POST', path: string, opts: RequestOptions): Promise<T> {
   const payload = opts.body === undefined ? undefined : Buffer.from(JSON.stringify(opts.body));
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   if (payload) {
     headers['content-type'] = 'application/json';
     headers['content-length'] = String(payload.length);

@@ -55,20 +55,12 @@ export class BackendError extends Error {
   override name = 'BackendError';
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The daemon's answer; while its first build runs, waits up to `waitMs` and then says how far it got. */
-async function patiently<T>(client: AllotClient, call: () => Promise<T>, waitMs: number): Promise<T> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    try {
-      return await call();
-    } catch (err) {
-      if (!(err instanceof DaemonError)) throw err;
-      if (err.code !== 'index-building' || Date.now() > deadline) throw new BackendError(err.message);
-      await sleep(250);
-      await client.status().catch(() => undefined);
-    }
+/** The daemon's answer; its error responses (a bad request, an unknown object) become messages for the model. */
+async function answer<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw err instanceof DaemonError ? new BackendError(err.message) : err;
   }
 }
 
@@ -83,25 +75,24 @@ export function statusFromDaemon(s: DaemonStatus): IndexStatus {
   };
 }
 
-export function daemonBackend(client: AllotClient, waitMs = 15_000): Backend {
-  const ask = <T>(call: () => Promise<T>) => patiently(client, call, waitMs);
+export function daemonBackend(client: AllotClient): Backend {
   return {
     via: 'daemon',
     status: async () => statusFromDaemon(await client.status()),
-    search: (req) => ask(() => client.search(req)),
-    context: (req) => ask(() => client.context(req)),
-    inventory: (req) => ask(() => client.inventory(req)),
-    selectFiles: (req) => ask(() => client.selectFiles(req)),
+    search: (req) => answer(() => client.search(req)),
+    context: (req) => answer(() => client.context(req)),
+    inventory: (req) => answer(() => client.inventory(req)),
+    selectFiles: (req) => answer(() => client.selectFiles(req)),
     object: async (id) => {
       try {
-        return await ask(() => client.object(id));
+        return await answer(() => client.object(id));
       } catch (err) {
         if (err instanceof BackendError && /^no object/.test(err.message)) return null;
         throw err;
       }
     },
-    findObjects: (p, name) => ask(() => client.findObjects(p, name)),
-    arbitrate: (req) => ask(() => client.arbitrate(req)),
+    findObjects: (p, name) => answer(() => client.findObjects(p, name)),
+    arbitrate: (req) => answer(() => client.arbitrate(req)),
     close: () => client.close(),
   };
 }
@@ -158,7 +149,8 @@ export async function inProcessBackend(repo: string, dbFile: string, notice: str
  */
 export async function openBackend(repo: string, dbFile: string, log: (line: string) => void): Promise<Backend> {
   try {
-    const client = await connect({ repo, start: true, db: dbFile });
+    // Agents get what is indexed so far while a first build runs; every result then says the index is catching up.
+    const client = await connect({ repo, start: true, db: dbFile, partial: true });
     log(`attached to the allot daemon (pid ${client.info.pid}) for ${repo}`);
     return daemonBackend(client);
   } catch (err) {
