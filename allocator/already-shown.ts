@@ -4,7 +4,7 @@
  * session are not given budget again; they are named instead. "Unchanged" is
  * a digest of the object's (file's) text: an edited object is shown again.
  */
-import crypto from 'node:crypto';
+import { contentHash } from '../indexer/extract/extract-file.ts';
 import type { Retriever } from '../indexer/retrieve/retriever.ts';
 import type { Candidate } from '../indexer/types.ts';
 import type { Allocation, ObjectSource } from './types.ts';
@@ -21,7 +21,7 @@ export interface AlreadyShown {
 
 /** @example textDigest('def f():\n  pass') // 'c4b1…' (sha1, hex) */
 export function textDigest(text: string): string {
-  return crypto.createHash('sha1').update(text).digest('hex');
+  return contentHash(text);
 }
 
 /** The line a model reads in place of an object it already has. */

@@ -23,8 +23,8 @@ export interface ExtractOptions {
   knownHash?: string;
 }
 
-/** sha-1 of a file's bytes: the key that decides re-parsing. */
-export function contentHash(bytes: Uint8Array): string {
+/** sha-1 of a file's bytes (or of a text's UTF-8): the key that decides re-parsing, and that caches vectors. */
+export function contentHash(bytes: Uint8Array | string): string {
   return crypto.createHash('sha1').update(bytes).digest('hex');
 }
 

@@ -4,7 +4,7 @@
  * (so what is shown is byte-for-byte what is written), file-level retrieval and
  * the typed searches' look-ups.
  */
-import crypto from 'node:crypto';
+import { contentHash } from '../extract/extract-file.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isDocPath, isTestPath } from '../paths.ts';
@@ -77,7 +77,7 @@ export function storeFileSource(db: DB, root: string | null) {
         if (code === 'ENOENT' || code === 'ENOTDIR') return { reason: 'missing', message: `${p} was deleted since indexing (re-run allot index)` };
         return { reason: 'unreadable', message: `${p} cannot be read: ${(err as Error).message}` };
       }
-      if (crypto.createHash('sha1').update(bytes).digest('hex') !== row.hash) {
+      if (contentHash(bytes) !== row.hash) {
         return { reason: 'changed-since-indexing', message: `${p} changed on disk since indexing (re-run allot index)` };
       }
       let text: string;
