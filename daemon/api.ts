@@ -16,6 +16,7 @@ import type { EventBus } from './events.ts';
 import type { QueryEngine } from './queries.ts';
 import { ArbitrateError } from '../allocator/arbitrate/types.ts';
 import { BadSearch, selectForRequest } from './select-request.ts';
+import { RetrievalError } from '../indexer/retrieve/select.ts';
 import {
   ObjectIdSchema, parseArbitrateRequest, parseContextRequest, parseFilePath, parseFilesSelectRequest, parseInventoryRequest, parseJsonBody,
   parseObjectLookup, parseSearchRequest,
@@ -205,7 +206,7 @@ export function createApi(deps: ApiDeps): Hono {
     app.all(route, (c) => fail(c, 'method-not-allowed', `${c.req.method} is not allowed on ${new URL(c.req.url).pathname}`));
   }
   app.notFound((c) => fail(c, 'not-found', `no such endpoint: ${c.req.method} ${new URL(c.req.url).pathname}`));
-  app.onError((err, c) => fail(c, 'internal', err.message));
+  app.onError((err, c) => fail(c, err instanceof RetrievalError ? 'invalid-request' : 'internal', err.message));
   return app;
 }
 

@@ -60,11 +60,16 @@ export function createQueryEngine(db: DB, repo: string): QueryEngine {
     return files.source;
   };
   return {
-    search: async (query, k, r = {}) => search(db, query, k, await retrieverFor(db, r.retriever, { path: r.path })),
+    async search(query, k, r = {}) {
+      const retriever = await retrieverFor(db, r.retriever, { path: r.path });
+      await retriever.prepare?.(query);
+      return search(db, query, k, retriever);
+    },
     // A fresh object source per query: it memoises file lines, which a later batch may change.
     async context(query, options, r = {}, session) {
       const source = storeObjectSource(db);
       const retriever = await retrieverFor(db, r.retriever, { path: r.path });
+      await retriever.prepare?.(query);
       if (session === undefined) return buildContext(query, retriever, source, options);
       const memory = sessions.get(session);
       const filtered = withoutShown(retriever, memory.objects, source, options.slots.core + options.slots.companion);

@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { IndexInterrupted } from '../../indexer/index-repository.ts';
 import { StoreError } from '../../indexer/store/open.ts';
+import { ModelError } from '../../indexer/embed/types.ts';
+import { RetrievalError } from '../../indexer/retrieve/select.ts';
 import { registerArbitrate } from './commands/arbitrate.ts';
 import { registerContext } from './commands/context.ts';
 import { registerEval } from './commands/eval.ts';
@@ -8,6 +10,7 @@ import { registerFiles } from './commands/files.ts';
 import { registerIndex } from './commands/index.ts';
 import { registerInventory } from './commands/inventory.ts';
 import { registerMcp } from './commands/mcp.ts';
+import { registerModel } from './commands/model.ts';
 import { registerSearch } from './commands/search.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerStartStop } from './commands/start.ts';
@@ -35,6 +38,7 @@ export function buildProgram(): Command {
   registerStartStop(program);
   registerStatus(program);
   registerMcp(program);
+  registerModel(program);
   return program;
 }
 
@@ -47,7 +51,7 @@ async function main(argv: string[]): Promise<void> {
       process.stderr.write(`allot: ${err.message}\n`);
       process.exit(130);
     }
-    if (err instanceof UsageError || err instanceof StoreError || err instanceof DaemonError || err instanceof DaemonUnreachable || err instanceof NoDaemon || err instanceof DaemonProcessError) {
+    if (err instanceof UsageError || err instanceof StoreError || err instanceof ModelError || err instanceof RetrievalError || err instanceof DaemonError || err instanceof DaemonUnreachable || err instanceof NoDaemon || err instanceof DaemonProcessError) {
       process.stderr.write(`allot: ${err.message}\n`);
       process.exit(2);
     }

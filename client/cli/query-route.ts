@@ -11,6 +11,7 @@ import type { SearchHit } from '../../indexer/retrieve/search.ts';
 import { createQueryEngine, type QueryEngine } from '../../daemon/queries.ts';
 import type { RetrievalOptions } from '../../indexer/retrieve/select.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
+import { activeEmbedder } from '../../indexer/embed/active.ts';
 import { UsageError } from './repo.ts';
 import { createClient, DaemonError, DaemonUnreachable, findDaemon, startDaemonProcess, type AllotClient } from '../lib/index.ts';
 
@@ -18,6 +19,8 @@ export interface QueryRoute {
   via: 'daemon' | 'in-process';
   search(query: string, k: number, retrieval?: RetrievalOptions): Promise<SearchHit[]>;
   context(query: string, options: AllocateOptions, retrieval?: RetrievalOptions): Promise<Allocation>;
+  /** Why dense retrieval is not part of the answers (no vectors, a model that failed), or null when it is. */
+  denseOff(): Promise<string | null>;
   close(): void;
 }
 
@@ -33,6 +36,11 @@ function inProcess(repo: string, dbFile: string): QueryRoute {
     via: 'in-process',
     search: async (query, k, retrieval) => open().search(query, k, retrieval),
     context: async (query, options, retrieval) => open().context(query, options, retrieval),
+    denseOff: async () => {
+      open();
+      const d = await activeEmbedder(db!);
+      return d.on ? null : d.reason;
+    },
     close: () => db?.close(),
   };
 }
@@ -73,6 +81,14 @@ function viaDaemon(client: AllotClient, fallback: () => QueryRoute): QueryRoute 
     search: (query, k, retrieval = {}) => guarded(() => client.search({ query, k, ...retrieval }), (r) => r.search(query, k, retrieval)),
     context: (query, options, retrieval = {}) =>
       guarded(() => client.context({ query, ...options, ...retrieval }), (r) => r.context(query, options, retrieval)),
+    denseOff: () =>
+      guarded(
+        async () => {
+          const d = (await client.status()).dense;
+          return d.state === 'off' || d.state === 'failed' ? `dense retrieval is ${d.state === 'off' ? 'off' : 'failing'}: ${d.reason}` : null;
+        },
+        (r) => r.denseOff(),
+      ),
     close: () => {
       client.close();
       local?.close();

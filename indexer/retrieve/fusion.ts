@@ -19,6 +19,9 @@ export interface Weighted {
 export function hybridRetriever(parts: Weighted[], name = 'hybrid'): Retriever {
   return {
     name,
+    async prepare(query) {
+      await Promise.all(parts.map((p) => p.retriever.prepare?.(query)));
+    },
     retrieve(query, k) {
       const score = new Map<string, number>();
       const reasons = new Map<string, string[]>();

@@ -5,7 +5,7 @@ import { parseAllocateOptions } from '../../../allocator/options.ts';
 import { chunkCandidates } from '../../../indexer/retrieve/chunks.ts';
 import { openStore } from '../../../indexer/store/open.ts';
 import { openQueryRoute } from '../query-route.ts';
-import { parseRetrievalFlags, withRetrievalFlags } from '../retrieval.ts';
+import { noteDenseOff, parseRetrievalFlags, withRetrievalFlags } from '../retrieval.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
 interface ContextFlags {
@@ -70,6 +70,7 @@ export function registerContext(program: Command): void {
         const allocation = await route.context(query, options, retrieval);
         if (flags.json) process.stdout.write(JSON.stringify(allocation, null, 2) + '\n');
         else {
+          await noteDenseOff(route, retrieval);
           if (flags.explain) process.stdout.write(explain(allocation) + '\n\n');
           if (!allocation.blocks.length) process.stderr.write(`no context for ${JSON.stringify(query)}: nothing in the index matches\n`);
           else process.stdout.write(allocation.text + '\n');

@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
 import { indexRepository } from '../../../indexer/index-repository.ts';
+import { EMBED_CHOICES, runEmbedding, type EmbedChoice } from '../../../indexer/embed/run.ts';
+import { ModelError } from '../../../indexer/embed/types.ts';
+import { openStore } from '../../../indexer/store/open.ts';
 import type { IndexSummary } from '../../../indexer/types.ts';
 import { progressReporter } from '../progress.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
@@ -23,6 +26,33 @@ export function formatSummary(s: IndexSummary, repo: string): string {
   return lines.join('\n');
 }
 
+/** The embedding pass after indexing, with progress on stderr. */
+async function embed(dbFile: string, choice: EmbedChoice, opts: { model?: string; retrain?: boolean }, shouldStop: () => boolean) {
+  const db = openStore(dbFile);
+  let last = 0;
+  const started = performance.now();
+  try {
+    return await runEmbedding(db, choice, {
+      modelDir: opts.model,
+      retrain: opts.retrain,
+      shouldStop,
+      onTraining: (phase, s) => process.stderr.write(phase === 'start' ? 'allot: training the repository embedder\n' : `allot: trained in ${s.toFixed(1)} s\n`),
+      onProgress: (p) => {
+        const now = performance.now();
+        if (p.phase !== 'embed' || (now - last < 2000 && p.done !== p.total)) return;
+        last = now;
+        const rate = p.done / Math.max(0.001, (now - started) / 1000);
+        process.stderr.write(`allot: embedded ${p.done}/${p.total} objects (${rate.toFixed(0)}/s)\n`);
+      },
+    });
+  } catch (err) {
+    if (err instanceof ModelError) throw new UsageError(err.message);
+    throw err;
+  } finally {
+    db.close();
+  }
+}
+
 export function registerIndex(program: Command): void {
   program
     .command('index [repo]')
@@ -30,11 +60,17 @@ export function registerIndex(program: Command): void {
     .option('--workers <n>', 'parser threads (0 = in-process)', (v) => Number.parseInt(v, 10))
     .option('--max-file-bytes <n>', 'skip files larger than this', (v) => Number.parseInt(v, 10), 1024 * 1024)
     .option('--json', 'print the summary as JSON')
-    .action(async (repoArg: string | undefined, opts: { workers?: number; maxFileBytes: number; json?: boolean }, cmd: Command) => {
+    .option('--embed <embedder>', `then embed objects for dense retrieval: ${EMBED_CHOICES.join(', ')} (repo: a model trained on this repository; model: a transformers.js model folder; none: drop vectors)`)
+    .option('--model <dir>', 'with --embed model: the model folder (default: ALLOT_MODEL_DIR, else `allot model fetch`\'s)')
+    .option('--retrain', 'with --embed repo: train the repository model anew instead of reusing the one the index keeps')
+    .action(async (repoArg: string | undefined, opts: { workers?: number; maxFileBytes: number; json?: boolean; embed?: string; model?: string; retrain?: boolean }, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
       const repo = resolveRepo(repoArg ?? global.repo);
       if (opts.workers !== undefined && !(opts.workers >= 0)) throw new UsageError('--workers must be a number >= 0');
       if (!(opts.maxFileBytes > 0)) throw new UsageError('--max-file-bytes must be a positive number');
+      if (opts.embed !== undefined && !(EMBED_CHOICES as readonly string[]).includes(opts.embed)) {
+        throw new UsageError(`--embed must be one of ${EMBED_CHOICES.join(', ')}, got "${opts.embed}"`);
+      }
       const progress = progressReporter();
       let stopRequested = false;
       const onSigint = () => {
@@ -53,7 +89,11 @@ export function registerIndex(program: Command): void {
           shouldStop: () => stopRequested,
         });
         progress.stop();
-        process.stdout.write(opts.json ? JSON.stringify(summary, null, 2) + '\n' : formatSummary(summary, repo) + '\n');
+        const embedding = opts.embed && !stopRequested ? await embed(resolveDb(repo, global.db), opts.embed as EmbedChoice, opts, () => stopRequested) : null;
+        process.stdout.write(opts.json ? JSON.stringify(embedding ? { ...summary, embedding } : summary, null, 2) + '\n' : formatSummary(summary, repo) + '\n');
+        if (embedding && !opts.json) {
+          process.stdout.write(`  embedding   ${embedding.model}: ${embedding.embedded} embedded, ${embedding.cached} cached, ${embedding.pruned} pruned in ${embedding.seconds.toFixed(2)} s\n`);
+        }
       } finally {
         progress.stop();
         process.off('SIGINT', onSigint);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { openQueryRoute } from '../query-route.ts';
-import { parseRetrievalFlags, withRetrievalFlags } from '../retrieval.ts';
+import { noteDenseOff, parseRetrievalFlags, withRetrievalFlags } from '../retrieval.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
 export function registerSearch(program: Command): void {
@@ -22,6 +22,7 @@ export function registerSearch(program: Command): void {
           process.stdout.write(JSON.stringify(hits, null, 2) + '\n');
           return;
         }
+        await noteDenseOff(route, retrieval);
         if (!hits.length) process.stderr.write(`no match for ${JSON.stringify(query)}\n`);
         for (const h of hits) {
           process.stdout.write(`${h.score.toFixed(3).padStart(8)}  ${h.path}:${h.startLine}-${h.endLine}  ${h.object}  [${h.view}]\n`);

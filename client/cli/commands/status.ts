@@ -11,6 +11,13 @@ function duration(seconds: number): string {
   return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
 }
 
+function denseLine(d: DaemonStatus['dense']): string {
+  if (d.state === 'off') return `off: ${d.reason}`;
+  const counts = `${d.embedded}/${d.objects} objects embedded`;
+  if (d.state === 'failed') return `failed (${d.reason}); ${counts} with ${d.model}`;
+  return `${d.state}: ${d.model}, ${counts}${d.rate ? ` (${d.rate.toFixed(0)}/s)` : ''}`;
+}
+
 /** `allot status` for a person. */
 export function formatStatus(s: DaemonStatus, address: string): string {
   const i = s.index;
@@ -29,6 +36,7 @@ export function formatStatus(s: DaemonStatus, address: string): string {
     `  pending     ${s.pending.paths} path(s)${s.pending.full ? ' + a full run' : ''}`,
     `  watcher     ${s.watcher.state}${s.watcher.error ? ` (${s.watcher.error})` : ''}, ${s.watcher.events} change event(s)`,
     `  queries     ${q.served} served (search ${q.search}, context ${q.context}, objects ${q.objects}, files ${q.files}), ${q.errors} error(s)`,
+    `  dense       ${denseLine(s.dense)}`,
     `  last error  ${s.lastError ? `${s.lastError.message} (${s.lastError.at})` : 'none'}`,
   ].join('\n');
 }

@@ -1,0 +1,176 @@
+/**
+ * Dense embeddings end to end on a real index: the transformers.js pipeline
+ * with a generated tiny model (it proves loading, tokenising, pooling and
+ * storage work, nothing about quality), model stamping, the vector cache,
+ * the repository-trained model through dense retrieval, fusion, and the
+ * errors a person sees.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTransformersEmbedder } from '../../indexer/embed/transformers.ts';
+import { runEmbedding } from '../../indexer/embed/run.ts';
+import { ModelError, modelKey } from '../../indexer/embed/types.ts';
+import { indexRepository } from '../../indexer/index-repository.ts';
+import { topK } from '../../indexer/retrieve/dense.ts';
+import { hybridRetriever } from '../../indexer/retrieve/fusion.ts';
+import type { Retriever } from '../../indexer/retrieve/retriever.ts';
+import { retrieverFor, RetrievalError } from '../../indexer/retrieve/select.ts';
+import { activeDenseModel, countEmbedded } from '../../indexer/store/embeddings.ts';
+import { openStore, type DB } from '../../indexer/store/open.ts';
+import type { Candidate } from '../../indexer/types.ts';
+import { allot } from '../helpers/cli.ts';
+import { copyFixture, tempDir } from '../helpers/repo.ts';
+import { writeTinyBert } from '../helpers/tiny-bert.ts';
+
+const norm = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+
+let models: string;
+let tinyA: string;
+let tinyB: string;
+beforeAll(() => {
+  models = tempDir('allot-models-');
+  tinyA = writeTinyBert(path.join(models, 'tiny-a'), { seed: 7 });
+  tinyB = writeTinyBert(path.join(models, 'tiny-b'), { seed: 8 });
+});
+afterAll(() => fs.rmSync(models, { recursive: true, force: true }));
+
+describe('transformers.js embedder (generated tiny model)', () => {
+  it('loads through the real pipeline: shape, unit norm, determinism, batch invariance', async () => {
+    const e = await loadTransformersEmbedder(tinyA);
+    expect(e.id).toBe('tiny-a');
+    expect(e.dimension).toBe(32);
+    expect(e.version).toMatch(/^[0-9a-f]{12}$/);
+    const texts = ['read the file path', 'def apply_discount(amount, percent):', 'cart total with tax'];
+    const batch = await e.embed(texts);
+    expect(batch.map((v) => v.length)).toEqual([32, 32, 32]);
+    for (const v of batch) expect(norm(v)).toBeCloseTo(1, 5);
+    expect(await e.embed(texts)).toEqual(batch);
+    for (let i = 0; i < texts.length; i++) {
+      const [alone] = await e.embed([texts[i]]);
+      for (let j = 0; j < 32; j++) expect(alone[j]).toBeCloseTo(batch[i][j], 5);
+    }
+    expect(batch[0]).not.toEqual(batch[1]);
+    // Other weights, other version: their vectors must never be mixed.
+    expect((await loadTransformersEmbedder(tinyB)).version).not.toBe(e.version);
+  });
+
+  it('says what is wrong with a damaged model folder', async () => {
+    const bad = path.join(models, 'bad');
+    fs.cpSync(tinyA, bad, { recursive: true });
+    fs.rmSync(path.join(bad, 'tokenizer.json'));
+    await expect(loadTransformersEmbedder(bad)).rejects.toThrow(/not a transformers\.js model folder: tokenizer\.json is missing/);
+    fs.cpSync(path.join(tinyA, 'tokenizer.json'), path.join(bad, 'tokenizer.json'));
+    fs.writeFileSync(path.join(bad, 'onnx', 'model.onnx'), 'not a model');
+    await expect(loadTransformersEmbedder(bad)).rejects.toThrow(ModelError);
+    await expect(loadTransformersEmbedder(bad)).rejects.toThrow(/cannot load the model in .*bad/);
+    await expect(loadTransformersEmbedder(path.join(models, 'none'))).rejects.toThrow(/no model folder at/);
+  });
+});
+
+describe('embedding pass over an index', () => {
+  let repo: string;
+  let db: DB;
+  beforeAll(async () => {
+    repo = copyFixture('mixed');
+    db = openStore(path.join(repo, '.allot/index.db'));
+    await indexRepository({ repo, db, workers: 0 });
+  });
+  afterAll(() => db.close());
+
+  it('embeds each object once, re-embeds only what changed, and never mixes two models', async () => {
+    const first = await runEmbedding(db, 'model', { modelDir: tinyA });
+    const { objects } = countEmbedded(db, first!.model);
+    expect(first!.embedded).toBeGreaterThan(10);
+    expect(countEmbedded(db, first!.model).embedded).toBe(objects);
+    expect(activeDenseModel(db)).toBe(first!.model);
+
+    const again = await runEmbedding(db, 'model', { modelDir: tinyA });
+    expect(again!.embedded).toBe(0);
+
+    // Edit one function: only its text is new.
+    const file = path.join(repo, 'shop/pricing.py');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('return amount * (1 + TAX_RATE)', 'return round(amount * (1 + TAX_RATE), 2)'));
+    await indexRepository({ repo, db, workers: 0 });
+    const edited = await runEmbedding(db, 'model', { modelDir: tinyA });
+    expect(edited!.embedded).toBe(1);
+    expect(edited!.pruned).toBe(1);
+
+    // Another model: everything is embedded anew and the old vectors are gone.
+    const other = await runEmbedding(db, 'model', { modelDir: tinyB });
+    expect(other!.model).not.toBe(first!.model);
+    expect(other!.embedded).toBe(objects);
+    const models = db.prepare('SELECT DISTINCT model FROM embeddings').pluck().all();
+    expect(models).toEqual([other!.model]);
+    expect(activeDenseModel(db)).toBe(other!.model);
+  });
+
+  it('the repository-trained model drives dense retrieval, and hybrid fuses it in', async () => {
+    const summary = await runEmbedding(db, 'repo');
+    expect(summary!.model).toMatch(/^allot\/repo-ppmi@[0-9a-f]{12}$/);
+    const dense = await retrieverFor(db, 'dense');
+    const top = dense.retrieve('discount percent out of range', 3).map((c) => c.objectName);
+    expect(top).toContain('apply_discount');
+    const hybrid = await retrieverFor(db, 'hybrid');
+    await hybrid.prepare?.('discount percent');
+    expect(hybrid.retrieve('discount percent', 5).some((c) => c.reason.includes('dense (allot/repo-ppmi)'))).toBe(true);
+    // Reused, not retrained: the version (and so every vector) stays valid.
+    expect((await runEmbedding(db, 'repo'))!.model).toBe(summary!.model);
+    expect((await runEmbedding(db, 'repo', { retrain: false }))!.embedded).toBe(0);
+  });
+
+  it('with no vectors, dense retrieval refuses clearly and hybrid still answers', async () => {
+    await runEmbedding(db, 'none');
+    expect(activeDenseModel(db)).toBeNull();
+    await expect(retrieverFor(db, 'dense')).rejects.toThrow(RetrievalError);
+    await expect(retrieverFor(db, 'dense')).rejects.toThrow(/dense retrieval is off: the index holds no vectors/);
+    const hybrid = await retrieverFor(db, 'hybrid');
+    expect(hybrid.retrieve('apply discount', 5).length).toBeGreaterThan(0);
+  });
+});
+
+describe('fusion and the vector scan', () => {
+  const list = (name: string, ids: string[]): Retriever => ({
+    name,
+    retrieve: () => ids.map((id, i) => ({ viewId: i + (name === 'a' ? 0 : 100), objectId: id, fiber: 'f', path: 'f', objectName: id, objectKind: 'function', viewKind: 'body', startLine: 1, endLine: 1, score: 1, reason: name }) as Candidate),
+  });
+
+  it('reciprocal rank fusion: objects both lists rank high win, weights count', () => {
+    const fused = hybridRetriever([{ retriever: list('a', ['x', 'y', 'z']), weight: 1 }, { retriever: list('b', ['y', 'w', 'x']), weight: 1 }]);
+    // y: 1/12 + 1/11; x: 1/11 + 1/13; w: 1/12; z: 1/13
+    expect([...new Set(fused.retrieve('q', 10).map((c) => c.objectId))]).toEqual(['y', 'x', 'w', 'z']);
+    const weighted = hybridRetriever([{ retriever: list('a', ['x', 'y', 'z']), weight: 3 }, { retriever: list('b', ['y', 'w', 'x']), weight: 1 }]);
+    expect(weighted.retrieve('q', 10)[0].objectId).toBe('x');
+  });
+
+  it('topK returns the largest dot products, best first', () => {
+    const m = Float32Array.from([1, 0, 0, 1, 0.6, 0.8, -1, 0]);
+    expect(topK(m, 2, Float32Array.of(0, 1), 2)).toEqual([{ row: 1, score: 1 }, { row: 2, score: expect.closeTo(0.8, 5) }]);
+    expect(topK(m, 2, Float32Array.of(1, 0), 10).map((r) => r.row)).toEqual([0, 2, 1, 3]);
+  });
+});
+
+describe('the command line', () => {
+  it('embeds with --embed, searches densely, and says when a model folder is gone', () => {
+    const repo = copyFixture('mixed');
+    const model = path.join(tempDir('allot-model-'), 'tiny');
+    fs.cpSync(tinyA, model, { recursive: true });
+    const idx = allot(['index', repo, '--embed', 'model', '--model', model]);
+    expect(idx.status, idx.stderr).toBe(0);
+    expect(idx.stdout).toMatch(/embedding {3}tiny@[0-9a-f]{12}: \d+ embedded, 0 cached/);
+    const dense = allot(['--repo', repo, 'search', 'discount', '--retriever', 'dense', '--k', '2']);
+    expect(dense.status, dense.stderr).toBe(0);
+    expect(dense.stdout.trim().split('\n')).toHaveLength(2);
+    fs.rmSync(model, { recursive: true });
+    const gone = allot(['--repo', repo, 'search', 'discount', '--retriever', 'dense']);
+    expect(gone.status).toBe(2);
+    expect(gone.stderr).toMatch(/dense retrieval is off: the model folder .*tiny is gone/);
+    const hybrid = allot(['--repo', repo, 'search', 'apply_discount', '--k', '1']);
+    expect(hybrid.status).toBe(0);
+    expect(hybrid.stdout).toContain('apply_discount');
+    expect(hybrid.stderr).toMatch(/dense retrieval is off: the model folder .* is gone; hybrid is structural \+ BM25/);
+    const unknown = allot(['index', repo, '--embed', 'bert']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('--embed must be one of repo, model, none');
+  });
+});
