@@ -34,7 +34,12 @@ export interface IndexThread {
   close(): Promise<void>;
 }
 
-export function createIndexThread(init: Omit<WorkerInit, 'stop'>): IndexThread {
+/** What the worker reports besides jobs: its background embedding pass. */
+export interface IndexThreadHooks {
+  onEmbedding?(m: Extract<WorkerMessage, { type: 'embedding' | 'embedding-failed' }>): void;
+}
+
+export function createIndexThread(init: Omit<WorkerInit, 'stop'>, hooks: IndexThreadHooks = {}): IndexThread {
   const stopFlag = new SharedArrayBuffer(4);
   let worker: Worker | null = null;
   let booting: Promise<void> | null = null;
@@ -65,7 +70,8 @@ export function createIndexThread(init: Omit<WorkerInit, 'stop'>): IndexThread {
           job = null;
           if (!j) return;
           j.resolve(m.type === 'done' ? { status: 'done', result: m.result } : m.type === 'interrupted' ? { status: 'interrupted' } : { status: 'failed', message: m.message });
-        } else if (m.type === 'closed') closing?.();
+        } else if (m.type === 'embedding' || m.type === 'embedding-failed') hooks.onEmbedding?.(m);
+        else if (m.type === 'closed') closing?.();
       });
       const died = (why: string) => {
         if (worker === w) {

@@ -18,6 +18,8 @@ import { DEFAULT_MAX_FILE_BYTES } from '../indexer/extract/extract-file.ts';
 import { IndexInterrupted, indexRepository, type IndexProgress } from '../indexer/index-repository.ts';
 import { loadLanguage } from '../indexer/languages/registry.ts';
 import { LARGE_FILE_BYTES } from '../indexer/parse-pool.ts';
+import { resumeEmbedding } from '../indexer/embed/run.ts';
+import { activeDenseModel } from '../indexer/store/embeddings.ts';
 import { openStore, type DB } from '../indexer/store/open.ts';
 import { CODE_LANGUAGES, type CodeLanguage } from '../indexer/types.ts';
 import type { IndexJob } from './queue.ts';
@@ -59,6 +61,9 @@ export type WorkerMessage =
   | { type: 'done'; result: JobResult }
   | { type: 'interrupted'; id: number }
   | { type: 'failed'; id: number; message: string }
+  /** Background embedding of new objects with the index's dense model (between jobs). */
+  | { type: 'embedding'; model: string; done: number; total: number; finished: boolean }
+  | { type: 'embedding-failed'; message: string }
   | { type: 'closed' };
 
 /** Batches this small parse on this thread: starting parser threads would cost more than the parse. */
@@ -72,6 +77,9 @@ const init = workerData as WorkerInit;
 const stop = new Int32Array(init.stop);
 const port = parentPort!;
 const post = (m: WorkerMessage) => port.postMessage(m);
+/** The background embedding pass, while one runs, and the flag asking it to yield. */
+let embedding: Promise<void> | null = null;
+let yieldEmbedding = false;
 
 let db: DB;
 try {
@@ -87,6 +95,7 @@ try {
   db = openStore(init.db);
   post({ type: 'ready' });
   warmUp();
+  embedInBackground();
 } catch (err) {
   post({ type: 'fatal', message: (err as Error).message });
   port.close();
@@ -183,14 +192,50 @@ async function run(job: IndexJob, workers: number | undefined): Promise<void> {
   }
 }
 
+/**
+ * Embeds new and changed objects with the index's dense model, after the
+ * job that wrote them, at the lowest priority: an index job (a fence) or
+ * `close` makes it stop after its current small batch, and it resumes after
+ * the job. Queries never wait for it: they run on the main thread's reader.
+ */
+function embedInBackground(): void {
+  if (embedding || !db || !activeDenseModel(db)) return;
+  yieldEmbedding = false;
+  let last = 0;
+  embedding = resumeEmbedding(db, {
+    shouldStop: () => yieldEmbedding || Atomics.load(stop, 0) === 1,
+    onProgress: (p) => {
+      const now = performance.now();
+      if (p.phase !== 'embed' || (now - last < 500 && p.done !== p.total)) return;
+      last = now;
+      post({ type: 'embedding', model: activeDenseModel(db) ?? '', done: p.done, total: p.total, finished: false });
+    },
+  })
+    .then((summary) => {
+      if (summary) post({ type: 'embedding', model: summary.model, done: summary.embedded, total: summary.embedded, finished: !yieldEmbedding });
+    })
+    .catch((err: Error) => post({ type: 'embedding-failed', message: err.message }))
+    .finally(() => {
+      embedding = null;
+    });
+}
+
 port.on('message', (req: WorkerRequest) => {
-  if (req.type === 'run') void run(req.job, req.workers);
-  else if (req.type === 'close') {
-    try {
-      db?.close();
-    } finally {
-      post({ type: 'closed' });
-      port.close();
-    }
+  yieldEmbedding = true;
+  const after = embedding ?? Promise.resolve();
+  if (req.type === 'run') {
+    void after.then(async () => {
+      await run(req.job, req.workers);
+      embedInBackground();
+    });
+  } else if (req.type === 'close') {
+    void after.then(() => {
+      try {
+        db?.close();
+      } finally {
+        post({ type: 'closed' });
+        port.close();
+      }
+    });
   }
 });

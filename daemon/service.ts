@@ -21,12 +21,13 @@ import { createBatcher, type Batch, type Batcher } from './batcher.ts';
 import { DAEMON_VERSION, DEFAULT_MAX_WAIT_MS, DEFAULT_QUIET_MS, MAX_BODY_BYTES, daemonPaths, newToken, writeDaemonInfo, type DaemonInfo } from './config.ts';
 import { capPaths, createEventBus } from './events.ts';
 import { createIgnoreMatcher } from './ignore-rules.ts';
-import { createIndexThread, type JobOutcome } from './index-thread.ts';
+import { createIndexThread, type IndexThreadHooks, type JobOutcome } from './index-thread.ts';
 import { acquirePidFile, releasePidFile } from './lifecycle.ts';
 import { createQueryEngine } from './queries.ts';
 import { createIndexQueue, type IndexJob, type IndexQueue } from './queue.ts';
 import { listen, type Listening } from './server.ts';
-import { countQuery, initialState, progressText, recordBatch, recordError, snapshot } from './status.ts';
+import { countQuery, denseFromStore, initialState, progressText, recordBatch, recordEmbedding, recordEmbeddingFailure, recordError, snapshot } from './status.ts';
+import { activeDenseModel, countEmbedded } from '../indexer/store/embeddings.ts';
 import type { DaemonStatus } from './types.ts';
 import { watchRepository, type RepoWatcher } from './watcher.ts';
 
@@ -115,13 +116,36 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
   };
 
   try {
-    thread = createIndexThread({ repo, db: opts.db });
+    // Embedding progress arrives from the writer thread; `state` exists by the time the first report can.
+    let onEmbedding: IndexThreadHooks['onEmbedding'] = () => {};
+    thread = createIndexThread({ repo, db: opts.db }, { onEmbedding: (m) => onEmbedding?.(m) });
     await thread.start();
     reader = openStore(opts.db, { readonly: true });
     const db = reader;
     const writer = thread;
     const queries = createQueryEngine(db, repo);
-    const state = initialState(storeCounts(db));
+    const denseNow = () => {
+      const model = activeDenseModel(db);
+      return denseFromStore(model, model ? countEmbedded(db, model) : null);
+    };
+    const state = initialState(storeCounts(db), denseNow());
+    let embedStarted: { at: number; done: number } | null = null;
+    onEmbedding = (m) => {
+      if (m.type === 'embedding-failed') {
+        recordEmbeddingFailure(state, m.message);
+        log(`embedding failed: ${m.message}`);
+        return;
+      }
+      if (m.finished || m.done === m.total) {
+        embedStarted = null;
+        state.dense = denseNow();
+        if (m.done) log(`embedded ${m.done} object(s) with ${m.model}`);
+        return;
+      }
+      embedStarted ??= { at: performance.now(), done: m.done };
+      const seconds = (performance.now() - embedStarted.at) / 1000;
+      recordEmbedding(state, m, seconds > 0 ? (m.done - embedStarted.done) / seconds : null);
+    };
     // A brand-new index answers 'index-building' until its first run is done; an existing one answers (slightly stale) while it catches up.
     let building = state.counts.files === 0;
     let retries = 0;

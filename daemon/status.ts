@@ -6,7 +6,7 @@
  */
 import type { StoreCounts } from '../indexer/store/read.ts';
 import type { QueryKind } from './api.ts';
-import type { BatchReport, DaemonStatus, IndexingState, PendingWork, WatcherState } from './types.ts';
+import type { BatchReport, DaemonStatus, DenseStatus, IndexingState, PendingWork, WatcherState } from './types.ts';
 
 export interface DaemonState {
   indexing: IndexingState;
@@ -14,10 +14,34 @@ export interface DaemonState {
   counts: StoreCounts;
   queries: DaemonStatus['queries'];
   lastError: DaemonStatus['lastError'];
+  dense: DenseStatus;
 }
 
-export function initialState(counts: StoreCounts): DaemonState {
+/** Dense retrieval as the store has it: off, or a model with so many objects embedded. */
+export function denseFromStore(model: string | null, counts: { objects: number; embedded: number } | null): DenseStatus {
+  if (!model || !counts) {
+    return { state: 'off', model: null, embedded: 0, objects: 0, rate: null, reason: 'the index holds no vectors: `allot index --embed repo` or `--embed model` turns dense retrieval on' };
+  }
+  return { state: counts.embedded < counts.objects ? 'embedding' : 'ready', model, ...counts, rate: null, reason: null };
+}
+
+/** A progress report of the worker's embedding pass. */
+export function recordEmbedding(state: DaemonState, m: { model: string; done: number; total: number; finished: boolean }, rate: number | null): void {
+  const d = state.dense;
+  const remaining = Math.max(0, m.total - m.done);
+  state.dense = {
+    state: m.finished || remaining === 0 ? 'ready' : 'embedding', model: m.model, objects: d.objects, embedded: Math.max(0, d.objects - remaining),
+    rate: m.finished ? null : rate, reason: null,
+  };
+}
+
+export function recordEmbeddingFailure(state: DaemonState, message: string): void {
+  state.dense = { ...state.dense, state: 'failed', rate: null, reason: message };
+}
+
+export function initialState(counts: StoreCounts, dense: DenseStatus = denseFromStore(null, null)): DaemonState {
   return {
+    dense,
     indexing: { state: 'starting', catchingUp: true, progress: null, batches: 0, lastBatch: null },
     watcher: { state: 'starting', events: 0, error: null },
     counts,
@@ -59,6 +83,7 @@ export function snapshot(
     pending,
     watcher: { ...state.watcher },
     queries: { ...state.queries },
+    dense: { ...state.dense },
     lastError: state.lastError && { ...state.lastError },
   };
 }

@@ -87,6 +87,21 @@ export interface WatcherState {
   error: string | null;
 }
 
+/** Dense retrieval: whether the index has vectors, and the background embedding pass. */
+export interface DenseStatus {
+  /** `off`: no dense model (BM25 and structural only); `embedding`: new objects are being embedded; `failed`: see reason. */
+  state: 'off' | 'ready' | 'embedding' | 'failed';
+  /** The model's `id@version`, or null. */
+  model: string | null;
+  /** Objects with a vector of the model, and objects that should have one (as of the last count). */
+  embedded: number;
+  objects: number;
+  /** Objects per second of the running pass, or null. */
+  rate: number | null;
+  /** Why dense retrieval is off or failed. */
+  reason: string | null;
+}
+
 /** `GET /v1/status`. */
 export interface DaemonStatus {
   version: string;
@@ -101,6 +116,7 @@ export interface DaemonStatus {
   pending: PendingWork;
   watcher: WatcherState;
   queries: { served: number; search: number; context: number; objects: number; files: number; arbitrate: number; inventory: number; select: number; errors: number };
+  dense: DenseStatus;
   lastError: { message: string; at: string } | null;
 }
 
