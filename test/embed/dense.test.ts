@@ -174,3 +174,34 @@ describe('the command line', () => {
     expect(unknown.stderr).toContain('--embed must be one of repo, model, none');
   });
 });
+
+describe('allot model fetch', () => {
+  it('downloads from a hub, verifies the model loads, and says clearly when the hub is unreachable', async () => {
+    const http = await import('node:http');
+    const { fetchModel } = await import('../../indexer/embed/fetch-model.ts');
+    const requested: string[] = [];
+    // A local hub serving the tiny model's files at /<owner>/<name>/resolve/main/<file>.
+    const server = http.createServer((req, res) => {
+      requested.push(req.url!);
+      const file = req.url!.replace(/^\/acme\/tiny\/resolve\/main\//, '').replace('onnx/model_quantized.onnx', 'onnx/model.onnx');
+      const abs = path.join(tinyA, file);
+      if (!fs.existsSync(abs)) return void res.writeHead(404).end();
+      res.writeHead(200).end(fs.readFileSync(abs));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const dir = path.join(tempDir('allot-fetch-'), 'acme--tiny');
+      const m = await fetchModel('acme/tiny', { dir, hub: `http://127.0.0.1:${port}` });
+      expect(m).toMatchObject({ id: 'acme/tiny', dir, dimension: 32 });
+      expect(fs.existsSync(path.join(dir, 'onnx', 'model_quantized.onnx'))).toBe(true);
+      expect(requested).toContain('/acme/tiny/resolve/main/config.json');
+      expect((await loadTransformersEmbedder(dir)).dimension).toBe(32);
+      await expect(fetchModel('acme/missing', { dir: path.join(tempDir(), 'x'), hub: `http://127.0.0.1:${port}` })).rejects.toThrow(/HTTP 404/);
+    } finally {
+      server.close();
+    }
+    await expect(fetchModel('acme/tiny', { dir: path.join(tempDir(), 'y'), hub: 'http://127.0.0.1:9' })).rejects.toThrow(/cannot download .*this machine cannot reach the model hub/);
+    await expect(fetchModel('not a model id')).rejects.toThrow(/is not a model id like owner\/name/);
+  });
+});
