@@ -13,6 +13,7 @@ import { hybridRetriever } from '../../indexer/retrieve/fusion.ts';
 import { loadedQueryLanguages } from '../../indexer/retrieve/query-reading.ts';
 import type { Retriever } from '../../indexer/retrieve/retriever.ts';
 import { createStructuralRetriever } from '../../indexer/retrieve/structural.ts';
+import { denseRetriever, type QueryEmbedder } from '../../indexer/retrieve/dense.ts';
 import { chunkCandidates } from '../../indexer/retrieve/chunks.ts';
 import { storeObjectSource } from '../../indexer/store/object-source.ts';
 import { getObjects } from '../../indexer/store/read.ts';
@@ -57,7 +58,11 @@ export interface MethodEnv {
   views(query: string, exclusion: Exclusion | null): SharedRetriever;
   /** Structural (or hybrid) retrieval for one task, memoised like `views`; needs `loadQueryLanguages()` awaited first. */
   structural(query: string, exclusion: Exclusion | null, kind: 'structural' | 'hybrid'): SharedRetriever;
+  /** Retrieval with the index's dense vectors (alone, fused with BM25, or with structural and BM25), memoised like `views`. */
+  dense(query: string, exclusion: Exclusion | null, kind: DenseKind): SharedRetriever;
 }
+
+export type DenseKind = 'dense' | 'bm25-dense' | 'hybrid-dense';
 
 /** A method's work for one query: `render(budget)` after one shared preparation. */
 export interface Prepared {
@@ -72,13 +77,20 @@ export interface Prepared {
 export interface Method {
   name: string;
   description: string;
+  /** The method retrieves with dense vectors: the harness embeds the index with the repository-trained model first. */
+  dense?: boolean;
   prepare(env: MethodEnv, query: string, exclusion: Exclusion | null): Prepared;
 }
 
-export function methodEnv(db: DB, tokenizer: Tokenizer = getTokenizer('cl100k_base'), root: string | null = null): MethodEnv {
+/**
+ * @param embedder embeds queries for the dense methods (the repository-trained model is synchronous); null when
+ *   the index has no vectors, and then the dense methods fail with a message.
+ */
+export function methodEnv(db: DB, tokenizer: Tokenizer = getTokenizer('cl100k_base'), root: string | null = null, embedder: QueryEmbedder | null = null): MethodEnv {
   let ranker: FileRanker | undefined;
   let shared: { key: string; retriever: SharedRetriever } | undefined;
   const structural = new Map<string, { key: string; retriever: SharedRetriever }>();
+  const own = (exclusion: Exclusion | null): Retriever => createStructuralRetriever(db, loadedQueryLanguages(), { path: exclusion?.path });
   return {
     db,
     tokenizer,
@@ -94,8 +106,23 @@ export function methodEnv(db: DB, tokenizer: Tokenizer = getTokenizer('cl100k_ba
       const hit = structural.get(kind);
       if (hit?.key === key) return hit.retriever;
       // The task's file is the query's own: relative imports resolve from it, and the walk never passes through it.
-      const own: Retriever = createStructuralRetriever(db, loadedQueryLanguages(), { path: exclusion?.path });
-      const inner = kind === 'structural' ? own : hybridRetriever([{ retriever: own, weight: 2 }, { retriever: bm25Retriever(db), weight: 1 }]);
+      const mine = own(exclusion);
+      const inner = kind === 'structural' ? mine : hybridRetriever([{ retriever: mine, weight: 2 }, { retriever: bm25Retriever(db), weight: 1 }]);
+      const retriever = excludingRetriever(inner, exclusion);
+      structural.set(kind, { key, retriever });
+      return retriever;
+    },
+    dense(query, exclusion, kind) {
+      const key = JSON.stringify([query, exclusion]);
+      const hit = structural.get(kind);
+      if (hit?.key === key) return hit.retriever;
+      if (!embedder?.embedOne) throw new Error('the dense methods need the index embedded with the repository-trained model');
+      const dense = denseRetriever(db, embedder);
+      // The same fusion as `--retriever hybrid` when the index has vectors (indexer/retrieve/select.ts).
+      const inner =
+        kind === 'dense' ? dense
+        : kind === 'bm25-dense' ? hybridRetriever([{ retriever: bm25Retriever(db), weight: 1 }, { retriever: dense, weight: 1 }])
+        : hybridRetriever([{ retriever: own(exclusion), weight: 2 }, { retriever: bm25Retriever(db), weight: 1 }, { retriever: dense, weight: 1 }]);
       const retriever = excludingRetriever(inner, exclusion);
       structural.set(kind, { key, retriever });
       return retriever;
@@ -114,12 +141,17 @@ function fromAllocation(a: Allocation): EvalContext {
   };
 }
 
-function allocation(name: string, description: string, options: AllocateOptionsInput, retrieval: 'bm25' | 'structural' | 'hybrid' = 'bm25'): Method {
+function allocation(name: string, description: string, options: AllocateOptionsInput, retrieval: 'bm25' | 'structural' | 'hybrid' | DenseKind = 'bm25'): Method {
+  const dense = retrieval === 'dense' || retrieval === 'bm25-dense' || retrieval === 'hybrid-dense';
   return {
     name,
     description,
+    ...(dense ? { dense: true } : {}),
     prepare(env, query, exclusion) {
-      const retriever = retrieval === 'bm25' ? env.views(query, exclusion) : env.structural(query, exclusion, retrieval);
+      const retriever =
+        retrieval === 'bm25' ? env.views(query, exclusion)
+        : retrieval === 'structural' || retrieval === 'hybrid' ? env.structural(query, exclusion, retrieval)
+        : env.dense(query, exclusion, retrieval);
       const source = storeObjectSource(env.db);
       // Retrieval happens here once; every budget then allocates from the memoised candidates.
       const probe = buildContext(query, retriever, source, { ...options, budget: 0 }, env.tokenizer);
@@ -157,6 +189,9 @@ export const METHODS: readonly Method[] = [
   allocation('slots-3+2', 'allocation with 3 core objects and 2 companions', { slots: '3+2' }),
   allocation('structural', 'allocation over structural retrieval (the query read as code, resolved through the index, PageRank)', {}, 'structural'),
   allocation('hybrid', 'allocation over structural and BM25 retrieval fused by reciprocal rank', {}, 'hybrid'),
+  allocation('dense', 'allocation over dense retrieval with the repository-trained embedder', {}, 'dense'),
+  allocation('bm25-dense', 'allocation over BM25 and dense (repository-trained) retrieval fused by reciprocal rank', {}, 'bm25-dense'),
+  allocation('hybrid-dense', 'allocation over structural, BM25 and dense (repository-trained) retrieval fused by reciprocal rank', {}, 'hybrid-dense'),
   {
     name: 'chunk-bm25',
     description: 'baseline: 20-line chunks ranked by BM25, packed verbatim in rank order',
@@ -181,9 +216,7 @@ export const METHODS: readonly Method[] = [
 ];
 
 /** Methods named but not available yet, with the reason. */
-export const UNAVAILABLE: Readonly<Record<string, string>> = {
-  dense: 'needs embeddings in the index, which allot does not build yet',
-};
+export const UNAVAILABLE: Readonly<Record<string, string>> = {};
 
 /** The methods named in `--methods a,b,c` (all available ones when absent), in the order given. */
 export function pickMethods(spec: string | undefined, available: readonly Method[] = METHODS): Method[] {

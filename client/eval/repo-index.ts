@@ -8,7 +8,10 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { indexRepository } from '../../indexer/index-repository.ts';
-import { defaultDbPath } from '../../indexer/store/open.ts';
+import { activeEmbedder } from '../../indexer/embed/active.ts';
+import { runEmbedding } from '../../indexer/embed/run.ts';
+import type { QueryEmbedder } from '../../indexer/retrieve/dense.ts';
+import { defaultDbPath, type DB } from '../../indexer/store/open.ts';
 import type { IndexSummary } from '../../indexer/types.ts';
 import type { Progress } from './progress.ts';
 
@@ -45,4 +48,18 @@ export async function ensureIndexed(repo: string, db: string, progress: Progress
   });
   progress.stop();
   return summary;
+}
+
+/**
+ * For methods that retrieve with dense vectors: embeds the index with the repository-trained model (trained once
+ * per index and kept, so later runs only embed what changed) and returns the query embedder.
+ */
+export async function ensureEmbedded(db: DB, progress: Progress, label: string): Promise<QueryEmbedder> {
+  const summary = await runEmbedding(db, 'repo', {
+    onTraining: (phase, s) => progress.log(phase === 'start' ? `training the repository embedder on ${label}` : `trained in ${s.toFixed(1)} s`),
+  });
+  if (summary?.embedded) progress.log(`embedded ${summary.embedded} object(s) of ${label} with ${summary.model}`);
+  const dense = await activeEmbedder(db);
+  if (!dense.on) throw new Error(dense.reason);
+  return dense.embedder;
 }

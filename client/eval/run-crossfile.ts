@@ -13,7 +13,7 @@ import { linesOf, recallAtK, verbatimLines } from './metrics.ts';
 import { methodEnv, type Method } from './methods.ts';
 import { writeOutputs, type Written } from './outputs.ts';
 import type { Progress } from './progress.ts';
-import { ensureIndexed, evalDbPath, type IndexPlace } from './repo-index.ts';
+import { ensureEmbedded, ensureIndexed, evalDbPath, type IndexPlace } from './repo-index.ts';
 import { ResultsWriter, readResults, type ResultRow } from './results.ts';
 import { CROSSFILE_METRICS, summarize, type Summary } from './summary.ts';
 import { readCrossfileTasks, type CrossfileTask } from './tasks.ts';
@@ -85,7 +85,8 @@ export async function runCrossfile(o: CrossfileRunOptions): Promise<RunOutcome> 
     await ensureIndexed(dir, dbFile, o.progress, repo || path.basename(dir), o.workers);
     const db = openStore(dbFile);
     try {
-      const env = methodEnv(db, tokenizer);
+      const embedder = o.methods.some((m) => m.dense) ? await ensureEmbedded(db, o.progress, repo || path.basename(dir)) : null;
+      const env = methodEnv(db, tokenizer, null, embedder);
       const texts = new Map<string, string>();
       const goldLines = (t: CrossfileTask) => {
         let text = texts.get(t.gold.path);

@@ -17,7 +17,7 @@ import { issueMetrics, type ContextBlock } from './metrics.ts';
 import { methodEnv, type EvalContext, type Method } from './methods.ts';
 import { writeOutputs } from './outputs.ts';
 import type { Progress } from './progress.ts';
-import { ensureIndexed, evalDbPath, type IndexPlace } from './repo-index.ts';
+import { ensureEmbedded, ensureIndexed, evalDbPath, type IndexPlace } from './repo-index.ts';
 import { ResultsWriter, readResults, type BudgetKey, type ResultRow } from './results.ts';
 import type { RunOutcome } from './run-crossfile.ts';
 import type { IssueSelector, SelectorResult } from './selectors.ts';
@@ -122,7 +122,8 @@ export async function runIssues(o: IssuesRunOptions): Promise<RunOutcome> {
           rows.push(row(s.name, 'own', res, performance.now() - t0));
           if (s === o.selectors[0]) selectorTokens.set(t.instance_id, res.totalTokens);
         }
-        const env = methodEnv(db, tokenizer, tree);
+        const embedder = o.methods.some((m) => m.dense) ? await ensureEmbedded(db, o.progress, repo) : null;
+        const env = methodEnv(db, tokenizer, tree, embedder);
         for (const m of o.methods) {
           const budgets: { key: BudgetKey; tokens: number }[] = o.budgets.map((b) => ({ key: b, tokens: b }));
           if (hasSelector) budgets.push({ key: 'selector', tokens: selectorTokens.get(t.instance_id) ?? 0 });

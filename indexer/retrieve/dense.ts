@@ -6,7 +6,7 @@
  */
 import type { Embedder } from '../embed/types.ts';
 import { modelKey } from '../embed/types.ts';
-import { objectVectors } from '../store/embeddings.ts';
+import { objectVectors, vectorsStamp } from '../store/embeddings.ts';
 import type { DB } from '../store/open.ts';
 import { primaryViewReader } from '../store/primary-view.ts';
 import { getGeneration } from '../store/write.ts';
@@ -15,6 +15,8 @@ import type { Retriever } from './retriever.ts';
 
 interface Matrix {
   generation: number;
+  /** The store's vector stamp when read (see `vectorsStamp`). */
+  stamp: string | null;
   model: string;
   ids: string[];
   dim: number;
@@ -25,16 +27,13 @@ const cache = new WeakMap<DB, Matrix>();
 
 function matrixOf(db: DB, model: string): Matrix {
   const generation = getGeneration(db);
+  // Vectors are written by the embedding pass without a generation bump: its stamp says when they changed.
+  const stamp = vectorsStamp(db);
   const hit = cache.get(db);
-  // Vectors are written by the embedding pass without a generation bump: a count check catches those.
-  if (hit && hit.generation === generation && hit.model === model && hit.ids.length === vectorCount(db, model)) return hit;
-  const m = { generation, model, ...objectVectors(db, model) };
+  if (hit && hit.generation === generation && hit.stamp === stamp && hit.model === model) return hit;
+  const m = { generation, stamp, model, ...objectVectors(db, model) };
   cache.set(db, m);
   return m;
-}
-
-function vectorCount(db: DB, model: string): number {
-  return db.prepare('SELECT count(*) FROM objects o JOIN embeddings e ON e.model = ? AND e.text_hash = o.embed_hash').pluck().get(model) as number;
 }
 
 /**
@@ -45,10 +44,19 @@ export function topK(matrix: Float32Array, dim: number, q: Float32Array, k: numb
   const rows = matrix.length / dim;
   const best: { row: number; score: number }[] = [];
   let floor = -Infinity;
+  const tail = dim - (dim % 4);
   for (let r = 0; r < rows; r++) {
-    let s = 0;
     const o = r * dim;
-    for (let j = 0; j < dim; j++) s += matrix[o + j] * q[j];
+    // Four accumulators: independent additions the CPU can overlap (about twice as fast as one sum).
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (let j = 0; j < tail; j += 4) {
+      s0 += matrix[o + j] * q[j];
+      s1 += matrix[o + j + 1] * q[j + 1];
+      s2 += matrix[o + j + 2] * q[j + 2];
+      s3 += matrix[o + j + 3] * q[j + 3];
+    }
+    for (let j = tail; j < dim; j++) s0 += matrix[o + j] * q[j];
+    const s = s0 + s1 + s2 + s3;
     if (best.length < k || s > floor) {
       best.push({ row: r, score: s });
       if (best.length > k) {

@@ -31,6 +31,7 @@ export function setObjectHashes(db: DB, hashes: readonly (readonly [string, stri
   const set = db.prepare('UPDATE objects SET embed_hash = ? WHERE id = ?');
   db.transaction(() => {
     for (const [id, hash] of hashes) set.run(hash, id);
+    if (hashes.length) touchVectors(db);
   })();
 }
 
@@ -65,10 +66,24 @@ export function fromBlob(b: Buffer): Float32Array {
   return out;
 }
 
+/**
+ * Changes whenever vectors or the hashes that map objects to them change, so readers holding vectors in memory
+ * know to reload without counting rows.
+ */
+export function vectorsStamp(db: DB): string | null {
+  return getState(db, 'vectors_stamp');
+}
+
+function touchVectors(db: DB): void {
+  setState(db, 'vectors_stamp', String(Number(getState(db, 'vectors_stamp') ?? 0) + 1));
+}
+
 export function writeVectors(db: DB, model: string, rows: readonly { hash: string; vector: Float32Array }[]): void {
   const put = db.prepare('INSERT OR REPLACE INTO embeddings (model, text_hash, dim, vector) VALUES (?, ?, ?, ?)');
+  if (!rows.length) return;
   db.transaction(() => {
     for (const r of rows) put.run(model, r.hash, r.vector.length, toBlob(r.vector));
+    touchVectors(db);
   })();
 }
 
@@ -113,10 +128,12 @@ export function activeDenseModel(db: DB): string | null {
 
 /** Makes `model` the dense model, and forgets every other model's vectors and embedder (one model at a time). */
 export function activateDenseModel(db: DB, model: string): void {
+  if (activeDenseModel(db) === model) return;
   db.transaction(() => {
     db.prepare('DELETE FROM embeddings WHERE model <> ?').run(model);
     db.prepare('DELETE FROM embedders WHERE model <> ?').run(model);
     setState(db, 'dense_model', model);
+    touchVectors(db);
   })();
 }
 
@@ -125,5 +142,6 @@ export function clearDenseModel(db: DB): void {
     db.prepare('DELETE FROM embeddings').run();
     db.prepare('DELETE FROM embedders').run();
     setState(db, 'dense_model', null);
+    touchVectors(db);
   })();
 }
