@@ -15,6 +15,9 @@ import { storeFileSource } from '../indexer/store/file-source.ts';
 import { getGeneration } from '../indexer/store/write.ts';
 import type { CodeObject } from '../indexer/types.ts';
 import { createSessions } from './sessions.ts';
+import { createResultCache } from './result-cache.ts';
+import { vectorsStamp } from '../indexer/store/embeddings.ts';
+import { structureGeneration } from '../indexer/retrieve/structure-cache.ts';
 import type { AllocateOptions } from '../allocator/options.ts';
 import type { Allocation } from '../allocator/types.ts';
 import { arbitrate } from '../allocator/arbitrate/gate.ts';
@@ -59,18 +62,38 @@ export function createQueryEngine(db: DB, repo: string): QueryEngine {
     if (files?.generation !== generation) files = { generation, source: storeFileSource(db, repo) };
     return files.source;
   };
+  // Repeated queries on an unchanged index are answered from memory (sessions never are: they change what is sent).
+  const answers = createResultCache<SearchHit[] | Allocation>();
+  // What an answer depends on: the index, its vectors, and the structure the structural retriever has caught up to.
+  const indexState = () => `${getGeneration(db)}:${structureGeneration(db)}:${vectorsStamp(db) ?? ''}`;
   return {
     async search(query, k, r = {}) {
+      const state = indexState();
+      const key = JSON.stringify(['search', query, k, r.retriever ?? null, r.path ?? null]);
+      const hit = answers.get(state, key);
+      if (hit) return hit as SearchHit[];
       const retriever = await retrieverFor(db, r.retriever, { path: r.path });
       await retriever.prepare?.(query);
-      return search(db, query, k, retriever);
+      const hits = search(db, query, k, retriever);
+      answers.set(state, key, hits);
+      return hits;
     },
     // A fresh object source per query: it memoises file lines, which a later batch may change.
     async context(query, options, r = {}, session) {
+      const state = indexState();
+      const key = JSON.stringify(['context', query, options, r.retriever ?? null, r.path ?? null]);
+      if (session === undefined) {
+        const hit = answers.get(state, key);
+        if (hit) return hit as Allocation;
+      }
       const source = storeObjectSource(db);
       const retriever = await retrieverFor(db, r.retriever, { path: r.path });
       await retriever.prepare?.(query);
-      if (session === undefined) return buildContext(query, retriever, source, options);
+      if (session === undefined) {
+        const allocation = buildContext(query, retriever, source, options);
+        answers.set(state, key, allocation);
+        return allocation;
+      }
       const memory = sessions.get(session);
       const filtered = withoutShown(retriever, memory.objects, source, options.slots.core + options.slots.companion);
       const allocation = buildContext(query, filtered.retriever, source, options);

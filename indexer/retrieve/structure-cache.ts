@@ -51,6 +51,15 @@ export function structureOf(db: DB, limits: FollowLimits = DEFAULT_LIMITS): Stru
   return s;
 }
 
+/**
+ * The index generation the connection's structure reflects (-1 before it is built or while a rebuild runs):
+ * answers computed from the structure are only as fresh as this.
+ */
+export function structureGeneration(db: DB): number {
+  const holder = holders.get(db);
+  return holder?.current && !holder.rebuilding ? holder.current.generation : -1;
+}
+
 /** Resolves once no background rebuild is running for this connection (tests, benchmarks). */
 export async function structureSettled(db: DB): Promise<void> {
   while (holders.get(db)?.rebuilding) await holders.get(db)!.rebuilding;
