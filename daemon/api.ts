@@ -61,6 +61,14 @@ export function errorBody(code: ErrorCode, message: string): ApiErrorBody {
   return { error: { code, message } };
 }
 
+/** JSON of answers the query engine returns again for repeated queries: serialised once per answer object. */
+const serialised = new WeakMap<object, string>();
+function jsonOnce(c: Context, value: object): Response {
+  let body = serialised.get(value);
+  if (body === undefined) serialised.set(value, (body = JSON.stringify(value)));
+  return c.body(body, 200, { 'content-type': 'application/json; charset=UTF-8' });
+}
+
 function fail(c: Context, code: ErrorCode, message: string): Response {
   return c.json(errorBody(code, message), ERROR_STATUS[code]);
 }
@@ -110,7 +118,7 @@ export function createApi(deps: ApiDeps): Hono {
     counted('search', async () => {
       const req = await body(c, parseSearchRequest);
       if (req instanceof Response) return req;
-      return notReady(c) ?? c.json(await deps.queries.search(req.query, req.k, req.retrieval));
+      return notReady(c) ?? jsonOnce(c, await deps.queries.search(req.query, req.k, req.retrieval));
     }),
   );
 
@@ -118,7 +126,7 @@ export function createApi(deps: ApiDeps): Hono {
     counted('context', async () => {
       const req = await body(c, parseContextRequest);
       if (req instanceof Response) return req;
-      return notReady(c) ?? c.json(await deps.queries.context(req.query, req.options, req.retrieval, req.session));
+      return notReady(c) ?? jsonOnce(c, await deps.queries.context(req.query, req.options, req.retrieval, req.session));
     }),
   );
 

@@ -26,6 +26,7 @@ import { acquirePidFile, releasePidFile } from './lifecycle.ts';
 import { createQueryEngine } from './queries.ts';
 import { createIndexQueue, type IndexJob, type IndexQueue } from './queue.ts';
 import { listen, type Listening } from './server.ts';
+import { idleCollector } from './idle-gc.ts';
 import { countQuery, denseFromStore, initialState, progressText, recordBatch, recordEmbedding, recordEmbeddingFailure, recordError, snapshot } from './status.ts';
 import { activeDenseModel, countEmbedded } from '../indexer/store/embeddings.ts';
 import type { DaemonStatus } from './types.ts';
@@ -289,6 +290,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       watcher = w;
     }
     const token = newToken();
+    const idleGc = idleCollector();
     const api = createApi({
       token,
       maxBodyBytes: MAX_BODY_BYTES,
@@ -297,7 +299,10 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       events,
       building: () => building,
       progressText: () => progressText(state.indexing),
-      countQuery: (kind, ok) => countQuery(state, kind, ok),
+      countQuery: (kind, ok) => {
+        countQuery(state, kind, ok);
+        idleGc.touch();
+      },
     });
     server = await listen(api, { port: opts.port, socket: opts.socket });
     const info: DaemonInfo = {

@@ -123,6 +123,9 @@ async function main(): Promise<void> {
 
     const db = openStore(path.join(repo, '.allot/index.db'), { readonly: true });
     const queries = drawQueries(db, 200);
+    // Queries never asked before (the answer cache cannot help): the cost of a first query.
+    const seen = new Set(queries);
+    const unseen = [...new Set(drawQueries(db, 2000))].filter((q) => !seen.has(q)).slice(0, 500);
     const pyFiles = (db.prepare("SELECT path FROM files WHERE language = 'python' ORDER BY path").pluck().all() as string[]);
     db.close();
 
@@ -159,7 +162,19 @@ async function main(): Promise<void> {
       latency[connections] = { p50: r.latency.p50, p99: r.latency.p99, rps: AMOUNT[connections] / r.duration };
       console.log(`  ${String(connections).padStart(2)} client(s): p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)}, ${latency[connections].rps.toFixed(0)} queries/s (${AMOUNT[connections]} queries)`);
     }
+    const cold: number[] = [];
+    for (const q of unseen) {
+      const t0 = performance.now();
+      await c.context({ query: q });
+      cold.push(performance.now() - t0);
+    }
+    served += unseen.length;
+    console.log(`  each query new (no cached answer), 1 client: p50 ${ms(percentile(cold, 50))}, p99 ${ms(percentile(cold, 99))} (${unseen.length} queries)`);
+    const rssRightAfter = rssMb(pid);
+    // The daemon collects garbage once it has been quiet for 2 s: what it keeps is the figure that matters.
+    await sleep(3000);
     const rssAfter = rssMb(pid);
+    console.log(`  RSS right after the last query ${rssRightAfter.toFixed(0)} MB, after 3 s of quiet ${rssAfter.toFixed(0)} MB`);
     const status = await c.status();
     console.log(`  (${status.queries.served} queries served in all, ${status.queries.errors} errors)`);
     const growth = (rssAfter / rssWarm - 1) * 100;
@@ -180,7 +195,8 @@ async function main(): Promise<void> {
     console.log(`    last batch: ${last?.paths} path(s), ${last?.seconds.toFixed(2)} s (includes the resolution pass; the new text is visible as soon as the file's rows commit, before it)`);
 
     const goals = [
-      [`p50 at one client under 20 ms`, latency[1].p50 < 20],
+      [`p50 at one client under 20 ms (warm: ${queries.length} queries in rotation)`, latency[1].p50 < 20],
+      [`p50 at one client under 20 ms (every query new)`, percentile(cold, 50) < 20],
       [`freshness p95 under 500 ms (edits on an idle daemon, BM25 search)`, percentile(spaced, 95) < 500],
       [`freshness p95 under 500 ms (edits on an idle daemon, default search)`, percentile(spacedHybrid, 95) < 500],
       [`RSS under 500 MB`, Math.max(rssWarm, rssAfter) < 500],
