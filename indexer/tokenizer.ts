@@ -35,6 +35,35 @@ function pieces(text: string): string[] {
   return out;
 }
 
+/** Texts at least this long have their counts remembered: whole objects are counted again and again across queries. */
+const MEMO_MIN_CHARS = 512;
+/** The remembered texts hold at most this many characters in all (least recently used go first). */
+const MEMO_MAX_CHARS = 8_000_000;
+
+/** Exact counts of long texts, remembered: looking a string up costs far less than encoding it. */
+function memoised(count: (text: string) => number): (text: string) => number {
+  const memo = new Map<string, number>();
+  let chars = 0;
+  return (text) => {
+    if (text.length < MEMO_MIN_CHARS) return count(text);
+    const hit = memo.get(text);
+    if (hit !== undefined) {
+      memo.delete(text);
+      memo.set(text, hit);
+      return hit;
+    }
+    const n = count(text);
+    memo.set(text, n);
+    chars += text.length;
+    for (const [old] of memo) {
+      if (chars <= MEMO_MAX_CHARS) break;
+      memo.delete(old);
+      chars -= old.length;
+    }
+    return n;
+  };
+}
+
 /**
  * The one tokenizer wrapper of allot.
  * @example
@@ -48,11 +77,11 @@ export function getTokenizer(name: TokenizerName = 'cl100k_base'): Tokenizer {
     tok = {
       name,
       // Special-token text (`<|endoftext|>`) in source is ordinary text: allow none, disallow none.
-      count: (text: string) => {
+      count: memoised((text: string) => {
         let n = 0;
         for (const p of pieces(text)) n += enc.encode(p, [], []).length;
         return n;
-      },
+      }),
     };
     cache.set(name, tok);
   }
