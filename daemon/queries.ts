@@ -69,10 +69,10 @@ export function createQueryEngine(db: DB, repo: string): QueryEngine {
   return {
     async search(query, k, r = {}) {
       const state = indexState();
-      const key = JSON.stringify(['search', query, k, r.retriever ?? null, r.path ?? null]);
+      const key = JSON.stringify(['search', query, k, r.retriever ?? null, r.path ?? null, r.rrfK ?? null]);
       const hit = answers.get(state, key);
       if (hit) return hit as SearchHit[];
-      const retriever = await retrieverFor(db, r.retriever, { path: r.path });
+      const retriever = await retrieverFor(db, r.retriever, { path: r.path, rrfK: r.rrfK });
       await retriever.prepare?.(query);
       const hits = search(db, query, k, retriever);
       answers.set(state, key, hits);
@@ -81,13 +81,13 @@ export function createQueryEngine(db: DB, repo: string): QueryEngine {
     // A fresh object source per query: it memoises file lines, which a later batch may change.
     async context(query, options, r = {}, session) {
       const state = indexState();
-      const key = JSON.stringify(['context', query, options, r.retriever ?? null, r.path ?? null]);
+      const key = JSON.stringify(['context', query, options, r.retriever ?? null, r.path ?? null, r.rrfK ?? null]);
       if (session === undefined) {
         const hit = answers.get(state, key);
         if (hit) return hit as Allocation;
       }
       const source = storeObjectSource(db);
-      const retriever = await retrieverFor(db, r.retriever, { path: r.path });
+      const retriever = await retrieverFor(db, r.retriever, { path: r.path, rrfK: r.rrfK });
       await retriever.prepare?.(query);
       if (session === undefined) {
         const allocation = buildContext(query, retriever, source, options);

@@ -19,6 +19,7 @@ export const MAX_K = 10_000;
 const retrieval = {
   retriever: z.enum(RETRIEVER_NAMES).optional(),
   path: z.string().max(4096).optional(),
+  rrfK: z.number().int().min(1).max(1000).optional(),
 };
 
 export const SearchRequestSchema = z.object({
@@ -56,15 +57,15 @@ function parseWith<S extends z.ZodType>(schema: S, body: unknown): Parsed<z.outp
 export function parseSearchRequest(body: unknown): Parsed<{ query: string; k: number; retrieval: RetrievalOptions }> {
   const r = parseWith(SearchRequestSchema, body);
   if (!r.ok) return r;
-  const { query, k, retriever, path } = r.value;
-  return { ok: true, value: { query, k, retrieval: { retriever, path } } };
+  const { query, k, retriever, path, rrfK } = r.value;
+  return { ok: true, value: { query, k, retrieval: { retriever, path, rrfK } } };
 }
 
 export function parseContextRequest(body: unknown): Parsed<{ query: string; options: AllocateOptions; retrieval: RetrievalOptions; session?: string }> {
   const r = parseWith(ContextRequestSchema, body);
   if (!r.ok) return r;
-  const { query, retriever, path, session, ...options } = r.value;
-  return { ok: true, value: { query, options, retrieval: { retriever, path }, session } };
+  const { query, retriever, path, rrfK, session, ...options } = r.value;
+  return { ok: true, value: { query, options, retrieval: { retriever, path, rrfK }, session } };
 }
 
 /** The longest issue text accepted (characters). */

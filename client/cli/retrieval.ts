@@ -6,13 +6,17 @@ import { UsageError } from './repo.ts';
 export function withRetrievalFlags(cmd: Command): Command {
   return cmd
     .option('--retriever <name>', `${RETRIEVER_NAMES.join(', ')} (hybrid = structural + BM25, + dense when the index has vectors)`, DEFAULT_RETRIEVER)
-    .option('--path <file>', 'the file the query comes from (resolves its relative imports; its own objects are left out)');
+    .option('--path <file>', 'the file the query comes from (resolves its relative imports; its own objects are left out)')
+    .option('--rrf-k <n>', 'hybrid: the reciprocal-rank fusion constant (default 10)');
 }
 
-export function parseRetrievalFlags(flags: { retriever?: string; path?: string }): RetrievalOptions {
+export function parseRetrievalFlags(flags: { retriever?: string; path?: string; rrfK?: string }): RetrievalOptions {
   const name = flags.retriever ?? DEFAULT_RETRIEVER;
   if (!(RETRIEVER_NAMES as readonly string[]).includes(name)) throw new UsageError(`unknown retriever "${name}" (known: ${RETRIEVER_NAMES.join(', ')})`);
-  return { retriever: name as RetrieverName, path: flags.path };
+  if (flags.rrfK !== undefined && !/^\s*\d+\s*$/.test(flags.rrfK)) throw new UsageError(`--rrf-k must be a positive integer, got "${flags.rrfK}"`);
+  const rrfK = flags.rrfK === undefined ? undefined : Number(flags.rrfK);
+  if (rrfK !== undefined && (rrfK < 1 || rrfK > 1000)) throw new UsageError('--rrf-k must be between 1 and 1000');
+  return { retriever: name as RetrieverName, path: flags.path, ...(rrfK !== undefined ? { rrfK } : {}) };
 }
 
 /** In text mode, says once on stderr when the default hybrid retriever runs without its dense part. */

@@ -1,8 +1,8 @@
 import type { Candidate } from '../types.ts';
 import type { Retriever } from './retriever.ts';
 
-/** Reciprocal-rank constant: small, so the first few objects of each list dominate (K is about 5). */
-const RRF_K = 10;
+/** Reciprocal-rank constant by default: small, so the first few objects of each list dominate (K is about 5). */
+export const DEFAULT_RRF_K = 10;
 
 export interface Weighted {
   retriever: Retriever;
@@ -11,12 +11,12 @@ export interface Weighted {
 
 /**
  * Fuses retrievers by weighted reciprocal rank at the object level: every
- * object scores sum(w / (RRF_K + rank of the object in that list)), and each of
+ * object scores sum(w / (rrfK + rank of the object in that list)), and each of
  * its views carries that score, so the allocator's quotient still sees one
  * position per object. Reasons of every list that found it are kept.
  * @example hybridRetriever([{ retriever: structural, weight: 2 }, { retriever: bm25, weight: 1 }])
  */
-export function hybridRetriever(parts: Weighted[], name = 'hybrid'): Retriever {
+export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAULT_RRF_K): Retriever {
   return {
     name,
     async prepare(query) {
@@ -34,7 +34,7 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid'): Retriever {
           const rs = reasons.get(c.objectId) ?? reasons.set(c.objectId, []).get(c.objectId)!;
           if (!rs.includes(c.reason)) rs.push(c.reason);
         }
-        for (const [id, rank] of ranks) score.set(id, (score.get(id) ?? 0) + weight / (RRF_K + rank));
+        for (const [id, rank] of ranks) score.set(id, (score.get(id) ?? 0) + weight / (rrfK + rank));
       }
       return [...views.values()]
         .map((c) => ({ ...c, score: score.get(c.objectId)!, reason: reasons.get(c.objectId)!.join('; ') }))

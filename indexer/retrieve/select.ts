@@ -10,6 +10,8 @@ import { structuralRetriever, type StructuralOptions } from './structural.ts';
 export interface RetrievalOptions {
   retriever?: RetrieverName;
   path?: string;
+  /** The reciprocal-rank constant of `hybrid` (default 10): larger lets lower ranks of each list count more. */
+  rrfK?: number;
 }
 
 /** Retrievers a query can name (`--retriever`). */
@@ -28,7 +30,7 @@ export class RetrievalError extends Error {
  * and, when the index has vectors, dense, fused by reciprocal rank (structural
  * weighted higher, since what it finds the query names).
  */
-export async function retrieverFor(db: DB, name: RetrieverName = DEFAULT_RETRIEVER, opts: StructuralOptions = {}): Promise<Retriever> {
+export async function retrieverFor(db: DB, name: RetrieverName = DEFAULT_RETRIEVER, opts: StructuralOptions & { rrfK?: number } = {}): Promise<Retriever> {
   if (name === 'bm25') return bm25Retriever(db);
   if (name === 'dense') {
     const dense = await activeEmbedder(db);
@@ -43,5 +45,5 @@ export async function retrieverFor(db: DB, name: RetrieverName = DEFAULT_RETRIEV
   ];
   const dense = await activeEmbedder(db);
   if (dense.on) parts.push({ retriever: denseRetriever(db, dense.embedder), weight: 1 });
-  return hybridRetriever(parts);
+  return hybridRetriever(parts, 'hybrid', opts.rrfK);
 }

@@ -141,6 +141,10 @@ describe('fusion and the vector scan', () => {
     expect([...new Set(fused.retrieve('q', 10).map((c) => c.objectId))]).toEqual(['y', 'x', 'w', 'z']);
     const weighted = hybridRetriever([{ retriever: list('a', ['x', 'y', 'z']), weight: 3 }, { retriever: list('b', ['y', 'w', 'x']), weight: 1 }]);
     expect(weighted.retrieve('q', 10)[0].objectId).toBe('x');
+    // The constant decides between "first in one list" and "fourth in both": y scores 2/(k+4), x 1/(k+1).
+    const parts = [{ retriever: list('a', ['x', 'a2', 'a3', 'y']), weight: 1 }, { retriever: list('b', ['z', 'b2', 'b3', 'y']), weight: 1 }];
+    expect(hybridRetriever(parts, 'h', 1).retrieve('q', 10)[0].objectId).toBe('x');
+    expect(hybridRetriever(parts, 'h', 10).retrieve('q', 10)[0].objectId).toBe('y');
   });
 
   it('topK returns the largest dot products, best first', () => {
