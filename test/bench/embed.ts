@@ -12,11 +12,17 @@
 //    (vec0, cosine), p50/p99 of a top-20 query.
 // 4. `context` latency on CORPUS (budget 4096): bm25, hybrid without vectors,
 //    hybrid with the repository model's vectors; p50/p99 over warm queries.
+// 5. A real daemon on a copy of CORPUS whose vectors were dropped: context
+//    latency while its writer thread re-embeds every object, and after.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
+import { daemonEnv } from '../../client/lib/daemon-process.ts';
+import { createClient, type AllotClient } from '../../client/lib/index.ts';
+import { daemonPaths, readDaemonInfo } from '../../daemon/config.ts';
 import * as sqliteVec from 'sqlite-vec';
 import { parseAllocateOptions } from '../../allocator/options.ts';
 import { createQueryEngine } from '../../daemon/queries.ts';
@@ -124,6 +130,51 @@ async function transformersPath(texts: string[]): Promise<void> {
   console.log(`peak RSS ${peakMb().toFixed(0)} MB (was ${before.toFixed(0)} MB before loading)`);
 }
 
+/** Context latency of a daemon whose writer thread re-embeds every object meanwhile. */
+async function queriesWhileEmbedding(corpus: string, dbFile: string, queries: string[]): Promise<void> {
+  console.log('\n== queries while the daemon embeds (repository model, every vector to redo) ==');
+  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'allot-bench-embed-daemon-'));
+  fs.cpSync(corpus, repo, { recursive: true });
+  fs.mkdirSync(path.join(repo, '.allot'));
+  fs.copyFileSync(dbFile, path.join(repo, '.allot', 'index.db'));
+  const child = spawn(process.execPath, [path.join(PROJECT, 'client/bin/allot.js'), 'serve', repo], { stdio: 'ignore', env: daemonEnv(process.env) });
+  try {
+    let client: AllotClient | null = null;
+    while (!client) {
+      const info = readDaemonInfo(daemonPaths(repo).info);
+      if (info && info.pid === child.pid) client = createClient(repo, info);
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    const during: number[] = [];
+    const after: number[] = [];
+    let i = 0;
+    let embeddingSeen = false;
+    const deadline = Date.now() + 600_000;
+    while (Date.now() < deadline) {
+      const status = await client.status().catch(() => null);
+      if (!status) continue;
+      const embedding = status.dense.state === 'embedding';
+      embeddingSeen ||= embedding;
+      if (embeddingSeen && !embedding && after.length >= 200) break;
+      // Each query new: a cached answer would hide any wait.
+      const q = `${queries[i % queries.length]}${' '.repeat(Math.floor(i / queries.length))}`;
+      i++;
+      const t0 = performance.now();
+      await client.context({ query: q });
+      (embedding ? during : embeddingSeen ? after : during).push(performance.now() - t0);
+    }
+    const s = await client.status();
+    console.log(`dense ${s.dense.state}: ${s.dense.embedded}/${s.dense.objects} objects with ${s.dense.model}`);
+    console.log(`context while embedding: ${during.length} queries, p50 ${ms(percentile(during, 50))}, p99 ${ms(percentile(during, 99))}, max ${ms(Math.max(...during))}`);
+    console.log(`context after:           ${after.length} queries, p50 ${ms(percentile(after, 50))}, p99 ${ms(percentile(after, 99))}, max ${ms(Math.max(...after))}`);
+    client.close();
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    fs.rmSync(repo, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const corpus = path.resolve(process.argv[2] && !process.argv[2].startsWith('--') ? process.argv[2] : DEFAULT_CORPUS);
   if (!fs.existsSync(corpus)) throw new Error(`no corpus at ${corpus}: run bash test/bench/corpora.sh`);
@@ -172,7 +223,12 @@ async function main(): Promise<void> {
     await runEmbedding(db, 'none');
     const without = await run('hybrid', 'hybrid without vectors');
     console.log(`dense adds ${ms(percentile(withDense, 50) - percentile(without, 50))} to hybrid at p50; hybrid with dense / bm25 at p50: ${(percentile(withDense, 50) / percentile(bm25, 50)).toFixed(2)}`);
+
+    // 5. The daemon embedding in the background while queries arrive: the index keeps its model, its vectors are dropped.
+    await runEmbedding(db, 'repo');
+    db.prepare('DELETE FROM embeddings').run();
     db.close();
+    await queriesWhileEmbedding(corpus, dbFile, queries);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
