@@ -1,39 +1,63 @@
 /**
- * Dense retrieval: the query's vector against every object's vector of the
- * active model (a brute-force scan of one Float32Array: at 100k vectors of 384
- * dimensions it measures faster than sqlite-vec here, see BENCHMARKS.md). The
- * matrix is read once per index generation, never per request.
+ * Dense retrieval: the query's vector against every vector of the active
+ * model (a brute-force scan of one Float32Array: it measures as fast as
+ * sqlite-vec up to 100k vectors, see BENCHMARKS.md). Vectors are read once and
+ * then only the newly written ones, never per request.
  */
 import type { Embedder } from '../embed/types.ts';
 import { modelKey } from '../embed/types.ts';
-import { objectVectors, vectorsStamp } from '../store/embeddings.ts';
+import { objectsWithHashes, vectorsSeq, vectorsSince } from '../store/embeddings.ts';
 import type { DB } from '../store/open.ts';
 import { primaryViewReader } from '../store/primary-view.ts';
-import { getGeneration } from '../store/write.ts';
 import type { Candidate, ObjectKind } from '../types.ts';
 import type { Retriever } from './retriever.ts';
 
+/**
+ * The model's vectors in memory, one row per embedded text (not per object:
+ * which objects have a text is looked up for the few best rows of a query).
+ * Rows are appended as the embedding pass writes them, so a reader never
+ * reloads what it has; rows no object uses any more simply find no object.
+ */
 interface Matrix {
-  generation: number;
-  /** The store's vector stamp when read (see `vectorsStamp`). */
-  stamp: string | null;
   model: string;
-  ids: string[];
+  seq: number;
+  hashes: string[];
   dim: number;
-  matrix: Float32Array;
+  data: Float32Array;
 }
 
 const cache = new WeakMap<DB, Matrix>();
 
 function matrixOf(db: DB, model: string): Matrix {
-  const generation = getGeneration(db);
-  // Vectors are written by the embedding pass without a generation bump: its stamp says when they changed.
-  const stamp = vectorsStamp(db);
-  const hit = cache.get(db);
-  if (hit && hit.generation === generation && hit.stamp === stamp && hit.model === model) return hit;
-  const m = { generation, stamp, model, ...objectVectors(db, model) };
-  cache.set(db, m);
+  let m = cache.get(db);
+  if (!m || m.model !== model) cache.set(db, (m = { model, seq: 0, hashes: [], dim: 0, data: new Float32Array(0) }));
+  const seq = vectorsSeq(db);
+  if (seq !== m.seq) {
+    const add = vectorsSince(db, model, m.seq);
+    if (seq < m.seq || (m.dim && add.dim && add.dim !== m.dim)) {
+      // The store was reset (vectors dropped, another model): start over.
+      cache.delete(db);
+      return matrixOf(db, model);
+    }
+    append(m, add);
+    m.seq = seq;
+  }
   return m;
+}
+
+function append(m: Matrix, add: { hashes: string[]; dim: number; vectors: Buffer[] }): void {
+  if (!add.hashes.length) return;
+  m.dim ||= add.dim;
+  const rows = m.hashes.length + add.hashes.length;
+  if (m.data.length < rows * m.dim) {
+    // Grow by half again, so appending batch after batch stays linear.
+    const grown = new Float32Array(Math.max(rows, Math.ceil(m.hashes.length * 1.5)) * m.dim);
+    grown.set(m.data.subarray(0, m.hashes.length * m.dim));
+    m.data = grown;
+  }
+  const bytes = new Uint8Array(m.data.buffer);
+  add.vectors.forEach((v, i) => bytes.set(v, (m.hashes.length + i) * m.dim * 4));
+  for (const h of add.hashes) m.hashes.push(h);
 }
 
 /**
@@ -78,7 +102,6 @@ export type QueryEmbedder = Embedder & { embedOne?(text: string): Float32Array }
 export function denseRetriever(db: DB, embedder: QueryEmbedder): Retriever {
   const model = modelKey(embedder);
   const viewOf = primaryViewReader(db);
-  const kindOf = db.prepare('SELECT o.kind, o.qualified_name AS name, f.path FROM objects o JOIN files f ON f.id = o.file_id WHERE o.id = ?');
   let prepared: { query: string; vector: Float32Array } | null = null;
   const vectorFor = (query: string): Float32Array => {
     if (prepared?.query === query) return prepared.vector;
@@ -96,16 +119,21 @@ export function denseRetriever(db: DB, embedder: QueryEmbedder): Retriever {
       if (!q.some((x) => x !== 0)) return []; // no known word: no signal, not a random ranking
       const m = matrixOf(db, model);
       if (m.dim !== q.length) return [];
+      // Some rows belong to texts no object has any more: look at a few more than asked.
+      const best = topK(m.data.subarray(0, m.hashes.length * m.dim), m.dim, q, k * 2 + 10);
+      const scoreOf = new Map(best.map((b) => [m.hashes[b.row], b.score]));
+      const objects = objectsWithHashes(db, [...scoreOf.keys()])
+        .map((o) => ({ ...o, score: scoreOf.get(o.hash)! }))
+        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
       const out: Candidate[] = [];
-      for (const { row, score } of topK(m.matrix, m.dim, q, k)) {
-        const id = m.ids[row];
-        const v = viewOf(id);
-        const o = kindOf.get(id) as { kind: ObjectKind; name: string; path: string } | undefined;
-        if (!v || !o) continue;
+      for (const o of objects) {
+        const v = viewOf(o.id);
+        if (!v) continue;
         out.push({
-          viewId: v.id, objectId: id, fiber: o.path, path: o.path, objectName: o.name, objectKind: o.kind,
-          viewKind: v.kind, startLine: v.startLine, endLine: v.endLine, score, reason: `dense (${embedder.id})`,
+          viewId: v.id, objectId: o.id, fiber: o.path, path: o.path, objectName: o.name, objectKind: o.kind as ObjectKind,
+          viewKind: v.kind, startLine: v.startLine, endLine: v.endLine, score: o.score, reason: `dense (${embedder.id})`,
         });
+        if (out.length >= k) break;
       }
       return out;
     },

@@ -78,13 +78,40 @@ function touchVectors(db: DB): void {
   setState(db, 'vectors_stamp', String(Number(getState(db, 'vectors_stamp') ?? 0) + 1));
 }
 
+/** The sequence number of the last batch of vectors written. */
+export function vectorsSeq(db: DB): number {
+  return Number(getState(db, 'vectors_seq') ?? 0);
+}
+
 export function writeVectors(db: DB, model: string, rows: readonly { hash: string; vector: Float32Array }[]): void {
-  const put = db.prepare('INSERT OR REPLACE INTO embeddings (model, text_hash, dim, vector) VALUES (?, ?, ?, ?)');
+  const put = db.prepare('INSERT OR REPLACE INTO embeddings (model, text_hash, dim, vector, seq) VALUES (?, ?, ?, ?, ?)');
   if (!rows.length) return;
   db.transaction(() => {
-    for (const r of rows) put.run(model, r.hash, r.vector.length, toBlob(r.vector));
+    const seq = vectorsSeq(db) + 1;
+    for (const r of rows) put.run(model, r.hash, r.vector.length, toBlob(r.vector), seq);
+    setState(db, 'vectors_seq', String(seq));
     touchVectors(db);
   })();
+}
+
+/** Vectors of `model` written after batch `afterSeq`, in write order: a reader's increment. */
+export function vectorsSince(db: DB, model: string, afterSeq: number): { hashes: string[]; dim: number; vectors: Buffer[] } {
+  const rows = db.prepare('SELECT text_hash, dim, vector FROM embeddings WHERE model = ? AND seq > ? ORDER BY seq, text_hash').raw().all(model, afterSeq) as [string, number, Buffer][];
+  const dim = rows[0]?.[1] ?? 0;
+  const kept = rows.filter((r) => r[1] === dim);
+  return { hashes: kept.map((r) => r[0]), dim, vectors: kept.map((r) => r[2]) };
+}
+
+/** The objects whose embedded text has one of these hashes (identical texts share a vector). */
+export function objectsWithHashes(db: DB, hashes: readonly string[]): { id: string; hash: string; kind: string; name: string; path: string }[] {
+  if (!hashes.length) return [];
+  const marks = hashes.map(() => '?').join(', ');
+  return db
+    .prepare(
+      `SELECT o.id, o.embed_hash AS hash, o.kind, o.qualified_name AS name, f.path FROM objects o JOIN files f ON f.id = o.file_id
+       WHERE o.embed_hash IN (${marks}) ORDER BY o.id`,
+    )
+    .all(...hashes) as { id: string; hash: string; kind: string; name: string; path: string }[];
 }
 
 /** Deletes `model`'s vectors that no object uses any more. */
@@ -92,23 +119,6 @@ export function pruneVectors(db: DB, model: string): number {
   return db
     .prepare('DELETE FROM embeddings WHERE model = ? AND text_hash NOT IN (SELECT embed_hash FROM objects WHERE embed_hash IS NOT NULL)')
     .run(model).changes;
-}
-
-/** Every object with a vector of `model`: ids and one matrix, row i for ids[i]. */
-export function objectVectors(db: DB, model: string): { ids: string[]; dim: number; matrix: Float32Array } {
-  const rows = db
-    .prepare('SELECT o.id, e.dim, e.vector FROM objects o JOIN embeddings e ON e.model = ? AND e.text_hash = o.embed_hash ORDER BY o.id')
-    .raw()
-    .all(model) as [string, number, Buffer][];
-  const dim = rows[0]?.[1] ?? 0;
-  const matrix = new Float32Array(rows.length * dim);
-  const ids: string[] = [];
-  for (const [id, d, blob] of rows) {
-    if (d !== dim) continue;
-    new Uint8Array(matrix.buffer, ids.length * dim * 4, dim * 4).set(blob);
-    ids.push(id);
-  }
-  return { ids, dim, matrix: matrix.subarray(0, ids.length * dim) };
 }
 
 export type EmbedderKind = 'repo' | 'transformers';
