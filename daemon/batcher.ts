@@ -45,7 +45,8 @@ export interface StormOptions {
   maxWaitMs: number;
 }
 
-export const DEFAULT_STORM: StormOptions = { events: 100, quietMs: 300, maxWaitMs: 10_000 };
+// A checkout on a busy machine pauses between files for hundreds of ms: a storm waits for a full second of quiet.
+export const DEFAULT_STORM: StormOptions = { events: 100, quietMs: 1000, maxWaitMs: 10_000 };
 
 export interface BatcherOptions {
   quietMs: number;

@@ -17,7 +17,7 @@ import type { CodeObject } from '../indexer/types.ts';
 import { createSessions } from './sessions.ts';
 import { createResultCache } from './result-cache.ts';
 import { vectorsStamp } from '../indexer/store/embeddings.ts';
-import { structureGeneration, warmStructure } from '../indexer/retrieve/structure-cache.ts';
+import { structureGeneration } from '../indexer/retrieve/structure-cache.ts';
 import type { AllocateOptions } from '../allocator/options.ts';
 import type { Allocation } from '../allocator/types.ts';
 import { arbitrate } from '../allocator/arbitrate/gate.ts';
@@ -25,7 +25,6 @@ import type { Arbitration, ArbitrateLanguage } from '../allocator/arbitrate/type
 import { search, type SearchHit } from '../indexer/retrieve/search.ts';
 import { storeArbitrateIndex } from '../indexer/store/arbitrate-source.ts';
 import { retrieverFor, type RetrievalOptions } from '../indexer/retrieve/select.ts';
-import { loadQueryLanguages } from '../indexer/retrieve/query-reading.ts';
 import { storeObjectSource } from '../indexer/store/object-source.ts';
 import type { DB } from '../indexer/store/open.ts';
 import { fiberObjects, fileText, getObjects, indexedFileInfo, objectReferences, objectViews } from './store-reads.ts';
@@ -51,8 +50,6 @@ export interface QueryEngine {
   file(relPath: string): FileResponse | 'forbidden' | null;
   /** Whether the index holds any file yet. */
   hasFiles(): boolean;
-  /** Builds what queries reuse (the structural retriever's structure, the query grammars) before a query needs it. */
-  warm(): Promise<void>;
 }
 
 export function createQueryEngine(db: DB, repo: string): QueryEngine {
@@ -137,10 +134,6 @@ export function createQueryEngine(db: DB, repo: string): QueryEngine {
       return { path: rel, language: info.language, lineCount: info.lineCount, size: info.size, text };
     },
     hasFiles: () => anyFile.get() === 1,
-    async warm() {
-      // In slices: the event loop (the watcher, other requests) must not wait for it.
-      await Promise.all([warmStructure(db), loadQueryLanguages()]);
-    },
   };
 }
 

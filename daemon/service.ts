@@ -176,8 +176,6 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
         if (job.full) {
           state.indexing.catchingUp = false;
           building = false;
-          // What the first query would otherwise build (the structural retriever's graph, the query grammars): now, while nobody waits.
-          setImmediate(() => void queries.warm().catch((err: Error) => log(`warm-up: ${err.message}`)));
         }
         state.indexing.state = 'idle';
         events.publish({ type: 'indexed', report, ...capPaths(r.paths) });

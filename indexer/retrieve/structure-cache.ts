@@ -60,17 +60,6 @@ export function structureGeneration(db: DB): number {
   return holder?.current && !holder.rebuilding ? holder.current.generation : -1;
 }
 
-/**
- * Builds the structure in the background, in slices that yield to the event loop, if there is none yet: what the
- * first query would otherwise build while its caller waits. A query arriving meanwhile builds it at once, as before.
- */
-export function warmStructure(db: DB): Promise<void> {
-  let holder = holders.get(db);
-  if (!holder) holders.set(db, (holder = {}));
-  if (holder.current) return Promise.resolve();
-  return (holder.rebuilding ??= rebuild(db, holder));
-}
-
 /** Resolves once no background rebuild is running for this connection (tests, benchmarks). */
 export async function structureSettled(db: DB): Promise<void> {
   while (holders.get(db)?.rebuilding) await holders.get(db)!.rebuilding;
