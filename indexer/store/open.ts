@@ -74,7 +74,17 @@ export function openStore(file: string, opts: { readonly?: boolean } = {}): DB {
     db.pragma('busy_timeout = 5000');
     db.pragma('cache_size = -16384');
     if (version < latest) {
-      if (opts.readonly) throw new StoreError(`${file} needs an upgrade: run \`allot index\``, 'newer');
+      if (opts.readonly) {
+        // An older index of ours: bring its schema up to date through a writable connection, then read as asked.
+        db.close();
+        try {
+          openStore(file).close();
+        } catch (err) {
+          if (err instanceof StoreError) throw err;
+          throw new StoreError(`${file} needs an upgrade, which failed (${(err as Error).message}): run \`allot index\``, 'newer');
+        }
+        return openStore(file, opts);
+      }
       for (const m of migrations.filter((m) => m.version > version)) {
         db.transaction(() => {
           db.exec(m.sql);

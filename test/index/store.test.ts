@@ -65,6 +65,22 @@ describe('opening the store', () => {
     expect(() => openStore(file)).toThrowError(/newer than this allot understands/);
   });
 
+  it('upgrades an older index of its own when opened read-only, keeping its rows', () => {
+    const file = path.join(dir(), 'index.db');
+    // An index at schema 1, as an older allot left it, holding a file row.
+    const raw = new Database(file);
+    raw.exec(loadMigrations()[0].sql);
+    raw.pragma(`application_id = ${APPLICATION_ID}`);
+    raw.pragma('user_version = 1');
+    raw.prepare("INSERT INTO files (path, language, hash, size, line_count, mtime_ms, parse_errors) VALUES ('a.py', 'python', 'h', 1, 1, 0, 0)").run();
+    raw.close();
+    const db = openStore(file, { readonly: true });
+    expect(db.readonly).toBe(true);
+    expect(db.pragma('user_version', { simple: true })).toBe(loadMigrations().at(-1)!.version);
+    expect(db.prepare('SELECT path FROM files').pluck().all()).toEqual(['a.py']);
+    db.close();
+  });
+
   it('says how to create a missing index when opened read-only', () => {
     expect(() => openStore(path.join(dir(), 'none.db'), { readonly: true })).toThrowError(/run `allot index` first/);
   });
