@@ -63,7 +63,7 @@ export function createQueryEngine(db: DB, repo: string): QueryEngine {
     return files.source;
   };
   // Repeated queries on an unchanged index are answered from memory (sessions never are: they change what is sent).
-  const answers = createResultCache<SearchHit[] | Allocation>();
+  const answers = createResultCache<SearchHit[] | Allocation>(256);
   // What an answer depends on: the index, its vectors, and the structure the structural retriever has caught up to.
   const indexState = () => `${getGeneration(db)}:${structureGeneration(db)}:${vectorsStamp(db) ?? ''}`;
   return {

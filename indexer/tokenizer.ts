@@ -38,7 +38,7 @@ function pieces(text: string): string[] {
 /** Texts at least this long have their counts remembered: whole objects are counted again and again across queries. */
 const MEMO_MIN_CHARS = 512;
 /** The remembered texts hold at most this many characters in all (least recently used go first). */
-const MEMO_MAX_CHARS = 8_000_000;
+const MEMO_MAX_CHARS = 2_000_000;
 
 /** Exact counts of long texts, remembered: looking a string up costs far less than encoding it. */
 function memoised(count: (text: string) => number): (text: string) => number {
