@@ -66,8 +66,17 @@ function append(m: Matrix, add: { hashes: string[]; dim: number; vectors: Buffer
  */
 export function topK(matrix: Float32Array, dim: number, q: Float32Array, k: number): { row: number; score: number }[] {
   const rows = matrix.length / dim;
-  const best: { row: number; score: number }[] = [];
-  let floor = -Infinity;
+  const n = Math.min(k, rows);
+  if (n <= 0) return [];
+  // A min-heap of the best n so far: its root is the score to beat.
+  const hs = new Float64Array(n);
+  const hr = new Int32Array(n);
+  let size = 0;
+  const worse = (i: number, j: number) => hs[i] < hs[j] || (hs[i] === hs[j] && hr[i] > hr[j]);
+  const swap = (i: number, j: number) => {
+    const s = hs[i]; hs[i] = hs[j]; hs[j] = s;
+    const r = hr[i]; hr[i] = hr[j]; hr[j] = r;
+  };
   const tail = dim - (dim % 4);
   for (let r = 0; r < rows; r++) {
     const o = r * dim;
@@ -81,16 +90,31 @@ export function topK(matrix: Float32Array, dim: number, q: Float32Array, k: numb
     }
     for (let j = tail; j < dim; j++) s0 += matrix[o + j] * q[j];
     const s = s0 + s1 + s2 + s3;
-    if (best.length < k || s > floor) {
-      best.push({ row: r, score: s });
-      if (best.length > k) {
-        best.sort((a, b) => b.score - a.score || a.row - b.row);
-        best.length = k;
-        floor = best[k - 1].score;
-      } else if (best.length === k) floor = Math.min(...best.map((b) => b.score));
+    if (size < n) {
+      hs[size] = s;
+      hr[size] = r;
+      for (let i = size++; i > 0; ) {
+        const p = (i - 1) >> 1;
+        if (!worse(i, p)) break;
+        swap(i, p);
+        i = p;
+      }
+    } else if (s > hs[0]) {
+      hs[0] = s;
+      hr[0] = r;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1, rr = l + 1;
+        let m = i;
+        if (l < n && worse(l, m)) m = l;
+        if (rr < n && worse(rr, m)) m = rr;
+        if (m === i) break;
+        swap(i, m);
+        i = m;
+      }
     }
   }
-  return best.sort((a, b) => b.score - a.score || a.row - b.row);
+  const out = Array.from({ length: size }, (_, i) => ({ row: hr[i], score: hs[i] }));
+  return out.sort((a, b) => b.score - a.score || a.row - b.row);
 }
 
 /** A query embedder: async (a model) or, when it has one, sync (`embedOne`, the repository-trained model). */

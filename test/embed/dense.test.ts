@@ -151,6 +151,16 @@ describe('fusion and the vector scan', () => {
     const m = Float32Array.from([1, 0, 0, 1, 0.6, 0.8, -1, 0]);
     expect(topK(m, 2, Float32Array.of(0, 1), 2)).toEqual([{ row: 1, score: 1 }, { row: 2, score: expect.closeTo(0.8, 5) }]);
     expect(topK(m, 2, Float32Array.of(1, 0), 10).map((r) => r.row)).toEqual([0, 2, 1, 3]);
+    // Against a full sort on random data, ties included.
+    let seed = 11;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) - 0.5;
+    const dim = 7;
+    const big = Float32Array.from({ length: 500 * dim }, () => Math.round(rand() * 8) / 8);
+    const q = Float32Array.from({ length: dim }, rand);
+    const all = Array.from({ length: 500 }, (_, r) => ({ row: r, score: big.subarray(r * dim, (r + 1) * dim).reduce((s, x, j) => s + x * q[j], 0) }))
+      .sort((a, b) => b.score - a.score || a.row - b.row);
+    const got = topK(big, dim, q, 17);
+    expect(got.map((g) => g.row)).toEqual(all.slice(0, 17).map((a) => a.row));
   });
 });
 
