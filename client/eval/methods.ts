@@ -14,6 +14,7 @@ import { loadedQueryLanguages } from '../../indexer/retrieve/query-reading.ts';
 import type { Retriever } from '../../indexer/retrieve/retriever.ts';
 import { createStructuralRetriever } from '../../indexer/retrieve/structural.ts';
 import { denseRetriever, type QueryEmbedder } from '../../indexer/retrieve/dense.ts';
+import { hybridOf } from '../../indexer/retrieve/select.ts';
 import { chunkCandidates } from '../../indexer/retrieve/chunks.ts';
 import { storeObjectSource } from '../../indexer/store/object-source.ts';
 import { getObjects } from '../../indexer/store/read.ts';
@@ -118,11 +119,11 @@ export function methodEnv(db: DB, tokenizer: Tokenizer = getTokenizer('cl100k_ba
       if (hit?.key === key) return hit.retriever;
       if (!embedder?.embedOne) throw new Error('the dense methods need the index embedded with the repository-trained model');
       const dense = denseRetriever(db, embedder);
-      // The same fusion as `--retriever hybrid` when the index has vectors (indexer/retrieve/select.ts).
       const inner =
         kind === 'dense' ? dense
         : kind === 'bm25-dense' ? hybridRetriever([{ retriever: bm25Retriever(db), weight: 1 }, { retriever: dense, weight: 1 }])
-        : hybridRetriever([{ retriever: own(exclusion), weight: 2 }, { retriever: bm25Retriever(db), weight: 1 }, { retriever: dense, weight: 1 }]);
+        // `--retriever hybrid` on an index with vectors, exactly (its dense part answers prose queries only).
+        : hybridOf(own(exclusion), bm25Retriever(db), dense, { codeFile: exclusion?.path });
       const retriever = excludingRetriever(inner, exclusion);
       structural.set(kind, { key, retriever });
       return retriever;
@@ -191,7 +192,7 @@ export const METHODS: readonly Method[] = [
   allocation('hybrid', 'allocation over structural and BM25 retrieval fused by reciprocal rank', {}, 'hybrid'),
   allocation('dense', 'allocation over dense retrieval with the repository-trained embedder', {}, 'dense'),
   allocation('bm25-dense', 'allocation over BM25 and dense (repository-trained) retrieval fused by reciprocal rank', {}, 'bm25-dense'),
-  allocation('hybrid-dense', 'allocation over structural, BM25 and dense (repository-trained) retrieval fused by reciprocal rank', {}, 'hybrid-dense'),
+  allocation('hybrid-dense', 'allocation over `--retriever hybrid` on an index with vectors: structural and BM25, plus dense (repository-trained) for prose queries', {}, 'hybrid-dense'),
   {
     name: 'chunk-bm25',
     description: 'baseline: 20-line chunks ranked by BM25, packed verbatim in rank order',

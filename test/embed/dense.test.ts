@@ -114,6 +114,12 @@ describe('embedding pass over an index', () => {
     const hybrid = await retrieverFor(db, 'hybrid');
     await hybrid.prepare?.('discount percent');
     expect(hybrid.retrieve('discount percent', 5).some((c) => c.reason.includes('dense (allot/repo-ppmi)'))).toBe(true);
+    // Code queries leave dense out (on cross-file tasks it only hurt); so does a query from a code file.
+    const code = 'from shop.pricing import apply_discount\n\ndef total(cart):\n    return apply_discount(cart.subtotal(), 10)\n';
+    await hybrid.prepare?.(code);
+    expect(hybrid.retrieve(code, 10).some((c) => c.reason.includes('dense'))).toBe(false);
+    const fromFile = await retrieverFor(db, 'hybrid', { path: 'shop/cart.py' });
+    expect(fromFile.retrieve('discount percent', 10).some((c) => c.reason.includes('dense'))).toBe(false);
     // Reused, not retrained: the version (and so every vector) stays valid.
     expect((await runEmbedding(db, 'repo'))!.model).toBe(summary!.model);
     expect((await runEmbedding(db, 'repo', { retrain: false }))!.embedded).toBe(0);
