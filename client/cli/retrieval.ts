@@ -5,7 +5,7 @@ import { UsageError } from './repo.ts';
 /** Adds `--retriever` and `--path`, shared by the commands that retrieve. */
 export function withRetrievalFlags(cmd: Command): Command {
   return cmd
-    .option('--retriever <name>', `${RETRIEVER_NAMES.join(', ')} (hybrid = structural + BM25, + dense when the index has vectors)`, DEFAULT_RETRIEVER)
+    .option('--retriever <name>', `${RETRIEVER_NAMES.join(', ')} (hybrid = structural + BM25, + dense for prose queries when the index has vectors)`, DEFAULT_RETRIEVER)
     .option('--path <file>', 'the file the query comes from (resolves its relative imports; its own objects are left out)')
     .option('--rrf-k <n>', 'hybrid: the reciprocal-rank fusion constant (default 10)');
 }
