@@ -1,4 +1,4 @@
-import type { DB } from '../store/open.ts';
+import { prepared, type DB } from '../store/open.ts';
 import type { Candidate, ObjectKind, ViewKind } from '../types.ts';
 import { ftsQuery } from './fts-query.ts';
 import type { Retriever } from './retriever.ts';
@@ -24,7 +24,8 @@ interface Row {
  * @example bm25Retriever(db).retrieve('parse config file', 20)
  */
 export function bm25Retriever(db: DB): Retriever {
-  const stmt = db.prepare(
+  const stmt = prepared(
+    db,
     `SELECT m.rowid AS viewId, m.rank, v.object_id AS objectId, fo.path AS fiber, fv.path AS path,
             o.qualified_name AS objectName, o.kind AS objectKind, v.kind AS viewKind, v.start_line AS startLine, v.end_line AS endLine
      FROM (SELECT rowid, bm25(views_fts, ${BM25_WEIGHTS.join(', ')}) AS rank FROM views_fts WHERE views_fts MATCH ? ORDER BY rank LIMIT ?) m

@@ -2,7 +2,7 @@ import { languageOf, LANGUAGE_SPECS } from '../languages/registry.ts';
 import { splitIdentifier } from '../identifiers.ts';
 import { normalizePath } from '../paths.ts';
 import type { ResolverReference } from '../resolve/resolve.ts';
-import type { DB } from '../store/open.ts';
+import { prepared, type DB } from '../store/open.ts';
 import type { Candidate, CodeLanguage, ExtractedReference, ObjectKind, ViewKind } from '../types.ts';
 import { personalizedPageRank } from './graph.ts';
 import type { LoadedLanguage } from '../languages/registry.ts';
@@ -48,7 +48,8 @@ export async function structuralRetriever(db: DB, opts: StructuralOptions = {}):
 
 /** The structural retriever with the query grammars already loaded (see `loadQueryLanguages`). */
 export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, LoadedLanguage>, opts: StructuralOptions = {}): Retriever {
-  const viewOf = db.prepare(
+  const viewOf = prepared(
+    db,
     `SELECT v.id, v.kind, v.start_line AS startLine, v.end_line AS endLine FROM views v
      WHERE v.object_id = ? AND +v.derived = 0 ORDER BY CASE v.kind WHEN 'signature' THEN 0 WHEN 'body' THEN 1 ELSE 2 END, v.id LIMIT 1`,
   );

@@ -1,5 +1,5 @@
 import type { CodeObject } from '../types.ts';
-import type { DB } from './open.ts';
+import { prepared, type DB } from './open.ts';
 import { fiberObjects, getObjects } from './read.ts';
 
 /** An object with its verbatim source lines, as the allocator reads it. */
@@ -16,7 +16,7 @@ export function storeObjectSource(db: DB): {
   objects(ids: string[]): Map<string, ObjectWithText>;
   fiberObjects(path: string): CodeObject[];
 } {
-  const textOf = db.prepare('SELECT t.text FROM file_texts t JOIN files f ON f.id = t.file_id WHERE f.path = ?').pluck();
+  const textOf = prepared(db, 'SELECT t.text FROM file_texts t JOIN files f ON f.id = t.file_id WHERE f.path = ?', 'pluck');
   const lines = new Map<string, string[]>();
   const linesOf = (path: string) => {
     let l = lines.get(path);

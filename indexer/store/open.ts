@@ -28,6 +28,28 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
     .sort((a, b) => a.version - b.version);
 }
 
+const statements = new WeakMap<DB, Map<string, Database.Statement>>();
+
+/**
+ * The statement for `sql` on this connection, prepared once. Queries run the same few statements thousands of
+ * times; preparing them anew each time costs time, and the native memory of discarded statements is freed only
+ * when they are collected, which lets a busy daemon's resident memory creep up. `mode` is fixed per statement.
+ * @example prepared(db, 'SELECT value FROM state WHERE key = ?', 'pluck').get('generation')
+ */
+export function prepared(db: DB, sql: string, mode: 'rows' | 'pluck' | 'raw' = 'rows'): Database.Statement {
+  let byConnection = statements.get(db);
+  if (!byConnection) statements.set(db, (byConnection = new Map()));
+  const key = `${mode}\0${sql}`;
+  let stmt = byConnection.get(key);
+  if (!stmt) {
+    stmt = db.prepare(sql);
+    if (mode === 'pluck') stmt.pluck();
+    else if (mode === 'raw') stmt.raw();
+    byConnection.set(key, stmt);
+  }
+  return stmt;
+}
+
 /** Default database location for a repository. */
 export function defaultDbPath(repo: string): string {
   return path.join(repo, '.allot', 'index.db');

@@ -1,5 +1,5 @@
 import type { ViewKind } from '../types.ts';
-import type { DB } from './open.ts';
+import { prepared, type DB } from './open.ts';
 
 export interface PrimaryView {
   id: number;
@@ -14,7 +14,8 @@ export interface PrimaryView {
  * @example primaryViewReader(db)('a1b2c3d4e5f60718') // { id: 42, kind: 'signature', startLine: 10, endLine: 10 }
  */
 export function primaryViewReader(db: DB): (objectId: string) => PrimaryView | undefined {
-  const get = db.prepare(
+  const get = prepared(
+    db,
     `SELECT v.id, v.kind, v.start_line AS startLine, v.end_line AS endLine FROM views v
      WHERE v.object_id = ? AND +v.derived = 0 ORDER BY CASE v.kind WHEN 'signature' THEN 0 WHEN 'body' THEN 1 ELSE 2 END, v.id LIMIT 1`,
   );

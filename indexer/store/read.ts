@@ -1,5 +1,5 @@
 import type { CodeObject, Language, ObjectKind, Reference, View, ViewKind } from '../types.ts';
-import type { DB } from './open.ts';
+import { prepared, type DB } from './open.ts';
 
 export interface StoreCounts {
   files: number;
@@ -34,7 +34,7 @@ interface ObjectRow {
 
 /** Objects by id (unknown ids are absent). */
 export function getObjects(db: DB, ids: string[]): Map<string, CodeObject> {
-  const stmt = db.prepare(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN files f ON f.id = o.file_id WHERE o.id = ?`);
+  const stmt = prepared(db, `SELECT ${OBJECT_COLUMNS} FROM objects o JOIN files f ON f.id = o.file_id WHERE o.id = ?`);
   const out = new Map<string, CodeObject>();
   for (const id of new Set(ids)) {
     const row = stmt.get(id) as ObjectRow | undefined;
@@ -80,7 +80,7 @@ export function objectReferences(db: DB, id: string, direction: 'from' | 'to'): 
 
 /** The indexed text of a file, or null when the path is not indexed. */
 export function fileText(db: DB, path: string): string | null {
-  const row = db.prepare('SELECT t.text FROM file_texts t JOIN files f ON f.id = t.file_id WHERE f.path = ?').get(path) as { text: string } | undefined;
+  const row = prepared(db, 'SELECT t.text FROM file_texts t JOIN files f ON f.id = t.file_id WHERE f.path = ?').get(path) as { text: string } | undefined;
   return row?.text ?? null;
 }
 

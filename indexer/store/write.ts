@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { identifierParts, splitIdentifier } from '../identifiers.ts';
 import type { FileExtraction, ObjectKind } from '../types.ts';
 import { recordChanges } from './changes.ts';
-import type { DB } from './open.ts';
+import { prepared, type DB } from './open.ts';
 
 /**
  * The stable id of a canonical object: a hash of (normalised path, qualified
@@ -78,12 +78,12 @@ export function fileWriter(db: DB): FileWriter {
 
 /** Index-wide flags (see the `state` table). */
 export function setState(db: DB, key: string, value: string | null): void {
-  if (value === null) db.prepare('DELETE FROM state WHERE key = ?').run(key);
-  else db.prepare('INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+  if (value === null) prepared(db, 'DELETE FROM state WHERE key = ?').run(key);
+  else prepared(db, 'INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
 }
 
 export function getState(db: DB, key: string): string | null {
-  return (db.prepare('SELECT value FROM state WHERE key = ?').get(key) as { value: string } | undefined)?.value ?? null;
+  return (prepared(db, 'SELECT value FROM state WHERE key = ?', 'pluck').get(key) as string | undefined) ?? null;
 }
 
 /**
