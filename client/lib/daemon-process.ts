@@ -77,10 +77,13 @@ function rotateLog(file: string, maxBytes = 8 * 1024 * 1024): void {
  * The daemon's environment. glibc gives every thread that allocates its own
  * malloc arena and seldom returns their memory; the parser threads of a cold
  * index leave well over 100 MB behind that way on SymPy. Two arenas are plenty
- * for a process whose work is one query thread and one writer.
+ * for a process whose work is one query thread and one writer. Blocks of 128 KiB
+ * and more are mapped on their own and the heap's free top is given back past
+ * 128 KiB, so a burst of large answers does not leave the daemon larger for good.
+ * Values the user set are kept.
  */
 export function daemonEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return env.MALLOC_ARENA_MAX ? env : { ...env, MALLOC_ARENA_MAX: '2' };
+  return { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072', ...env };
 }
 
 /**
