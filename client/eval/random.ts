@@ -1,19 +1,6 @@
 /** A seeded pseudo-random generator, so every sample and bootstrap is reproducible. */
 
-/**
- * mulberry32: 32-bit state, uniform floats in [0, 1); the same seed gives the same sequence on every machine.
- * @example const r = seededRandom(7); r(); // 0.6...
- */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../../indexer/random.ts';
 
 /** `k` distinct indices of 0..n-1 drawn uniformly (partial Fisher-Yates), in ascending order. */
 export function sampleIndices(n: number, k: number, random: () => number): number[] {

@@ -10,6 +10,8 @@
  * product streams each nonzero's row of the dense factor contiguously.
  */
 
+import { seededRandom } from '../random.ts';
+
 /** A sparse matrix in compressed sparse row form; columns ascending within each row. */
 export interface CsrMatrix {
   readonly rows: number;
@@ -29,22 +31,6 @@ export interface SymmetricSvd {
   /** U, row-major rows × k, orthonormal columns. */
   readonly vectors: Float64Array;
   readonly k: number;
-}
-
-/**
- * Mulberry32: a small seeded PRNG, uniform in [0, 1). Enough for a random test
- * matrix (the range finder needs only "generic" directions, not crypto quality).
- * @example const r = seededRandom(42); r(); // 0.6011037519201636
- */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

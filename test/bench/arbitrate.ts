@@ -31,6 +31,7 @@ import { storeArbitrateIndex } from '../../indexer/store/arbitrate-source.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
 import { getObjects } from '../../indexer/store/read.ts';
 import type { CodeObject } from '../../indexer/types.ts';
+import { seededRandom } from '../../indexer/random.ts';
 
 type Damage = 'arity' | 'misspell' | 'import' | 'syntax';
 const DAMAGES: Damage[] = ['arity', 'misspell', 'import', 'syntax'];
@@ -38,18 +39,6 @@ const DAMAGES: Damage[] = ['arity', 'misspell', 'import', 'syntax'];
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : undefined;
-}
-
-/** mulberry32: a small seeded generator, so the same seed draws the same functions and damages. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function shuffle<T>(list: T[], random: () => number): T[] {
@@ -310,7 +299,7 @@ async function main() {
     const key = (r: { path: string; qualifiedName: string }) => `${r.path}\0${r.qualifiedName}`;
     const counts = new Map<string, number>();
     for (const r of rows) counts.set(key(r), (counts.get(key(r)) ?? 0) + 1);
-    const random = rng(seed);
+    const random = seededRandom(seed);
     const drawn = shuffle(rows.filter((r) => counts.get(key(r)) === 1), random);
 
     const byDamage = Object.fromEntries(DAMAGES.map((d) => [d, tally()])) as Record<Damage, Tally>;
