@@ -24,7 +24,10 @@ import { arbitrate } from '../allocator/arbitrate/gate.ts';
 import type { Arbitration, ArbitrateLanguage } from '../allocator/arbitrate/types.ts';
 import { search, type SearchHit } from '../indexer/retrieve/search.ts';
 import { storeArbitrateIndex } from '../indexer/store/arbitrate-source.ts';
-import { retrieverFor, type RetrievalOptions } from '../indexer/retrieve/select.ts';
+import { RetrievalError, retrieverFor, type RetrievalOptions } from '../indexer/retrieve/select.ts';
+import { activeEmbedder } from '../indexer/embed/active.ts';
+import { modelKey } from '../indexer/embed/types.ts';
+import type { QueryEmbedder } from '../indexer/retrieve/dense.ts';
 import { storeObjectSource } from '../indexer/store/object-source.ts';
 import type { DB } from '../indexer/store/open.ts';
 import { fiberObjects, fileText, getObjects, indexedFileInfo, objectReferences, objectViews } from './store-reads.ts';
@@ -56,10 +59,10 @@ export function createQueryEngine(db: DB, repo: string): QueryEngine {
   const anyFile = db.prepare('SELECT EXISTS (SELECT 1 FROM files) AS n').pluck();
   const sessions = createSessions();
   // The file source builds term statistics on first use: keep one per index generation.
-  let files: { generation: number; source: ReturnType<typeof storeFileSource> } | null = null;
-  const fileSource = () => {
-    const generation = getGeneration(db);
-    if (files?.generation !== generation) files = { generation, source: storeFileSource(db, repo) };
+  let files: { key: string; source: ReturnType<typeof storeFileSource> } | null = null;
+  const fileSource = (dense?: QueryEmbedder) => {
+    const key = `${getGeneration(db)}:${dense ? modelKey(dense) : ''}`;
+    if (files?.key !== key) files = { key, source: storeFileSource(db, repo, { dense }) };
     return files.source;
   };
   // Repeated queries on an unchanged index are answered from memory (sessions never are: they change what is sent).
@@ -102,7 +105,9 @@ export function createQueryEngine(db: DB, repo: string): QueryEngine {
     },
     inventory: (issue, tokenizer) => pathInventory(issue, fileSource(), { tokenizer }),
     async selectFiles(issue, options, session) {
-      const source = fileSource();
+      const dense = !options.retriever || options.retriever === 'bm25' || options.baseline ? null : await activeEmbedder(db);
+      if (options.retriever === 'dense' && !dense?.on) throw new RetrievalError(dense?.on === false ? dense.reason : 'dense retrieval is off');
+      const source = fileSource(dense?.on ? dense.embedder : undefined);
       if (session === undefined) return selectFiles(issue, source, options);
       const memory = sessions.get(session);
       const selection = await selectFiles(issue, source, { ...options, shown: memory.files });

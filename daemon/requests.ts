@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { AllocateOptionsSchema, type AllocateOptions } from '../allocator/options.ts';
 import { normalizePath } from '../indexer/paths.ts';
 import { BASELINES } from '../allocator/files/baselines.ts';
+import { FILE_RETRIEVERS } from '../allocator/files/offline.ts';
 import { RETRIEVER_NAMES, type RetrievalOptions } from '../indexer/retrieve/select.ts';
 import { TOKENIZER_NAMES } from '../indexer/tokenizer.ts';
 
@@ -94,6 +95,8 @@ export const FilesSelectRequestSchema = z.object({
   /** Who produced `answers`, shown as `localization.source` (default `given`; the MCP server says `sampling`). */
   answersFrom: z.string().regex(/^[a-z][a-z0-9+-]{0,31}$/, 'a short lower-case name').optional(),
   baseline: z.enum(BASELINES).optional(),
+  /** How the offline localizer ranks objects (`--retriever`): bm25 (default), hybrid or dense. */
+  retriever: z.enum(FILE_RETRIEVERS).optional(),
   /** Ask the model configured by ALLOT_LLM_URL in the daemon's environment (default true; `--no-llm`). */
   llm: z.boolean().default(true),
   session: SessionSchema.optional(),

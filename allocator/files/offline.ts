@@ -29,7 +29,13 @@ export interface AnswerCut {
 /** Cuts of the lexical, structural and title answers. */
 export interface OfflineOptions {
   cuts?: [AnswerCut, AnswerCut, AnswerCut];
+  /** What the lexical answer ranks objects with (default `bm25`, the measured one; `hybrid` adds dense where the source has vectors). */
+  retriever?: FileRetriever;
 }
+
+/** `--retriever` for `allot files`: the object-level field of the lexical answer. */
+export const FILE_RETRIEVERS = ['bm25', 'hybrid', 'dense'] as const;
+export type FileRetriever = (typeof FILE_RETRIEVERS)[number];
 
 // Lexical scores are flat (every file shares some words with an issue): the three best, and only those close to the
 // best one. Structural scores are evidence, each piece meaningful: a quarter of the best is still an answer. The third
@@ -70,15 +76,21 @@ function sortRanked(scores: Map<string, RankedFile>): RankedFile[] {
   return [...scores.values()].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/** The text the lexical answer ranks with: the title (the reporter's own summary, so its words count twice), then the issue without its environment dump. */
+export function lexicalQuery(issue: string): string {
+  const title = issue.trimStart().split(/\r?\n/, 1)[0];
+  return `${title}\n${stripEnvironment(issue)}`;
+}
+
 // Lexical ranker: "BM25 of the issue over files and over objects aggregated per file" (each normalised by its best, then
 // added, with the path's words as a small third field; code files only: prose and configuration match an issue's words
 // without being where code changes).
-export function lexicalRanking(files: FileSource, issue: string): RankedFile[] {
-  // An issue's first line is its title, the reporter's own summary: its words count twice.
-  const title = issue.trimStart().split(/\r?\n/, 1)[0];
-  const query = `${title}\n${stripEnvironment(issue)}`;
+export function lexicalRanking(files: FileSource, issue: string, retriever: FileRetriever = 'bm25'): RankedFile[] {
+  const query = lexicalQuery(issue);
   const byFile = files.fileScores(query);
-  const byObject = files.objectScores(query);
+  const byObject = retriever === 'dense' ? new Map<string, number>() : files.objectScores(query);
+  // Dense similarity of objects, where the index has vectors: issues are prose, where it was measured to help.
+  const byDense = retriever !== 'bm25' ? files.denseScores?.(query) ?? new Map<string, number>() : new Map<string, number>();
   const maxF = Math.max(0, ...byFile.values());
   const maxO = Math.max(0, ...byObject.values());
   const scores = new Map<string, RankedFile>();
@@ -91,6 +103,8 @@ export function lexicalRanking(files: FileSource, issue: string): RankedFile[] {
   };
   for (const [p, s] of byFile) add(p, s / maxF, `file bm25 ${s.toFixed(2)}`);
   for (const [p, s] of byObject) add(p, s / maxO, `object bm25 ${s.toFixed(2)}`);
+  const maxD = Math.max(0, ...byDense.values());
+  for (const [p, s] of byDense) add(p, s / maxD, `object dense ${s.toFixed(2)}`);
   // A file's path is a short field of it: its words shared with the issue add a quarter, normalised the same way.
   const byPath = pathRanking(files, query);
   const maxP = byPath[0]?.score ?? 0;
@@ -241,16 +255,31 @@ export function pathRanking(files: FileSource, issue: string): RankedFile[] {
 
 // Title ranker (the third answer): the issue's first line is the reporter's own summary of it; BM25 of that line alone
 // over files and objects, asked only when the lexical and structural answers share nothing.
-export function titleRanking(files: FileSource, issue: string): RankedFile[] {
-  const title = issue.trimStart().split(/\r?\n/, 1)[0].trim();
-  return title ? lexicalRanking(files, title) : pathRanking(files, issue);
+export function titleRanking(files: FileSource, issue: string, retriever: FileRetriever = 'bm25'): RankedFile[] {
+  const title = issueTitle(issue);
+  return title ? lexicalRanking(files, title, retriever) : pathRanking(files, issue);
+}
+
+function issueTitle(issue: string): string {
+  return issue.trimStart().split(/\r?\n/, 1)[0].trim();
+}
+
+/** The queries the offline answers may embed (for a model that embeds asynchronously). */
+export function offlineDenseQueries(issue: string): string[] {
+  const title = issueTitle(issue);
+  return title ? [lexicalQuery(issue), lexicalQuery(title)] : [lexicalQuery(issue)];
 }
 
 /** The offline localizer as an answer source: lexical, structural, then (only when those share nothing) the title's. */
 export function offlineAnswerSource(files: FileSource, options: OfflineOptions = {}): AnswerSource & { rankings(issue: string): RankedFile[][] } {
   const cuts = options.cuts ?? DEFAULT_CUTS;
   const memo = new Map<string, RankedFile[][]>();
-  const rankers = [lexicalRanking, structuralRanking, titleRanking];
+  const retriever = options.retriever ?? 'bm25';
+  const rankers = [
+    (f: FileSource, issue: string) => lexicalRanking(f, issue, retriever),
+    structuralRanking,
+    (f: FileSource, issue: string) => titleRanking(f, issue, retriever),
+  ];
   const ranking = (issue: string, index: number): RankedFile[] => {
     let r = memo.get(issue);
     if (!r) {

@@ -10,7 +10,7 @@ import { baselineSelection, BASELINES, type BaselineName } from './baselines.ts'
 import { buildInventory, type Inventory } from './inventory.ts';
 import { issueSignals } from './issue-signals.ts';
 import type { LlmConfig } from './llm.ts';
-import { offlineAnswerSource } from './offline.ts';
+import { FILE_RETRIEVERS, offlineAnswerSource, offlineDenseQueries, type FileRetriever } from './offline.ts';
 import { DEFAULT_FILES_BUDGET, FILE_CAP, renderBlocks, SPAN_CAP, type BlockRequest } from './render.ts';
 import { deriveSearches, MAX_SEARCHES, runSearches } from './searches.ts';
 import { givenAnswerSource, llmAnswerSource, parseSearches } from './sources.ts';
@@ -36,6 +36,8 @@ export interface SelectFilesOptions {
   spanCap?: number;
   /** A baseline instead of the selector. */
   baseline?: BaselineName;
+  /** How the offline localizer's lexical answer ranks objects: `bm25` (default), `dense`, or `hybrid` (both, where the source has vectors). */
+  retriever?: FileRetriever;
   /** A session's files already sent whole: path -> digest of the text sent. Unchanged ones are named, not shown again. */
   shown?: ShownDigests;
   /** The name `localization.source` gives caller answers (default `given`), e.g. `sampling` for the MCP host's model. */
@@ -52,6 +54,9 @@ export function checkSelectOptions(options: SelectFilesOptions): void {
   count('spanCap', options.spanCap);
   if (options.tokenizer !== undefined && !TOKENIZER_NAMES.includes(options.tokenizer)) {
     throw new Error(`unknown tokenizer "${options.tokenizer}" (known: ${TOKENIZER_NAMES.join(', ')})`);
+  }
+  if (options.retriever !== undefined && !FILE_RETRIEVERS.includes(options.retriever)) {
+    throw new Error(`unknown retriever "${options.retriever}" (known: ${FILE_RETRIEVERS.join(', ')})`);
   }
   if (options.baseline !== undefined && !BASELINES.includes(options.baseline)) {
     throw new Error(`unknown baseline "${options.baseline}" (known: ${BASELINES.join(', ')})`);
@@ -152,7 +157,9 @@ export async function selectFiles(issue: string, files: FileSource, options: Sel
   const warnings: string[] = [];
 
   const inv = buildInventory(files.paths(), issue, tok);
-  const offline = offlineAnswerSource(files);
+  const retriever = options.retriever ?? 'bm25';
+  if (retriever !== 'bm25') await files.prepareDense?.(offlineDenseQueries(issue));
+  const offline = offlineAnswerSource(files, { retriever });
   const given = (options.searches ?? []).map((s) => (typeof s === 'string' ? parseSearches([s])[0] : s));
   const primary: AnswerSource = options.answers?.length
     ? givenAnswerSource(options.answers, [], options.answersFrom)

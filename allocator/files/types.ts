@@ -63,6 +63,13 @@ export interface FileSource {
   fileScores(query: string): Map<string, number>;
   /** BM25 of the query over object views (the full-text index), the best views' scores summed per object's file. */
   objectScores(query: string): Map<string, number>;
+  /**
+   * Dense similarity of the query to objects (the index's vectors), the best per source file; absent when the
+   * index has no vectors. Queries must have been passed to `prepareDense` first when the model embeds asynchronously.
+   */
+  denseScores?(query: string): Map<string, number>;
+  /** Embeds these queries for `denseScores` (a model that embeds asynchronously). */
+  prepareDense?(queries: string[]): Promise<void>;
   /** Source files (neither tests nor docs) whose text holds the identifier whole (case-insensitive). */
   mentions(identifier: string): string[];
   /** Objects whose name (or qualified name) is `name`. */

@@ -117,6 +117,22 @@ export function topK(matrix: Float32Array, dim: number, q: Float32Array, k: numb
   return out.sort((a, b) => b.score - a.score || a.row - b.row);
 }
 
+/**
+ * The objects whose vectors of `model` are nearest to `q` (about `rows` of them; texts no object has any more are
+ * skipped, objects sharing a text share its score), best first. A zero vector (no known word) finds nothing.
+ * @example nearestObjects(db, 'allot/repo-ppmi@03804cda789b', embedder.embedOne('read a file'), 50)[0].path
+ */
+export function nearestObjects(db: DB, model: string, q: Float32Array, rows: number): { id: string; kind: string; name: string; path: string; score: number }[] {
+  if (!q.some((x) => x !== 0)) return [];
+  const m = matrixOf(db, model);
+  if (m.dim !== q.length) return [];
+  const best = topK(m.data.subarray(0, m.hashes.length * m.dim), m.dim, q, rows);
+  const scoreOf = new Map(best.map((b) => [m.hashes[b.row], b.score]));
+  return objectsWithHashes(db, [...scoreOf.keys()])
+    .map((o) => ({ id: o.id, kind: o.kind, name: o.name, path: o.path, score: scoreOf.get(o.hash)! }))
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+}
+
 /** A query embedder: async (a model) or, when it has one, sync (`embedOne`, the repository-trained model). */
 export type QueryEmbedder = Embedder & { embedOne?(text: string): Float32Array };
 
@@ -139,18 +155,8 @@ export function denseRetriever(db: DB, embedder: QueryEmbedder): Retriever {
     },
     retrieve(query, k) {
       if (k <= 0) return [];
-      const q = vectorFor(query);
-      if (!q.some((x) => x !== 0)) return []; // no known word: no signal, not a random ranking
-      const m = matrixOf(db, model);
-      if (m.dim !== q.length) return [];
-      // Some rows belong to texts no object has any more: look at a few more than asked.
-      const best = topK(m.data.subarray(0, m.hashes.length * m.dim), m.dim, q, k * 2 + 10);
-      const scoreOf = new Map(best.map((b) => [m.hashes[b.row], b.score]));
-      const objects = objectsWithHashes(db, [...scoreOf.keys()])
-        .map((o) => ({ ...o, score: scoreOf.get(o.hash)! }))
-        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
       const out: Candidate[] = [];
-      for (const o of objects) {
+      for (const o of nearestObjects(db, model, vectorFor(query), k * 2 + 10)) {
         const v = viewOf(o.id);
         if (!v) continue;
         out.push({

@@ -13,6 +13,8 @@ import {
   type FileTermIndex,
 } from '../retrieve/files.ts';
 import type { DB } from './open.ts';
+import { modelKey } from '../embed/types.ts';
+import { nearestObjects, type QueryEmbedder } from '../retrieve/dense.ts';
 
 export interface StoreFileContent {
   text: string;
@@ -34,6 +36,9 @@ export function countLines(text: string): number {
   return text.endsWith('\n') ? n - 1 : n;
 }
 
+/** Objects a dense query looks at before keeping the best per file. */
+const DENSE_OBJECTS = 200;
+
 /** Source files ranked for issues: neither tests nor documentation. */
 const rankable = (p: string): boolean => !isTestPath(p) && !isDocPath(p);
 
@@ -44,8 +49,10 @@ const rankable = (p: string): boolean => !isTestPath(p) && !isDocPath(p);
  * Term statistics are built on first use and kept for the instance's life.
  * @example storeFileSource(db, '/work/repo').content('pkg/mod.py')
  */
-export function storeFileSource(db: DB, root: string | null) {
+export function storeFileSource(db: DB, root: string | null, opts: { dense?: QueryEmbedder } = {}) {
   let terms: FileTermIndex | undefined;
+  const dense = opts.dense;
+  const queryVectors = new Map<string, Float32Array>();
   const termIndex = () => (terms ??= buildFileTermIndex(db, rankable));
   const fileRow = db.prepare('SELECT id, hash, line_count AS lineCount FROM files WHERE path = ?');
   const textOf = db.prepare('SELECT text FROM file_texts WHERE file_id = ?').pluck();
@@ -94,6 +101,25 @@ export function storeFileSource(db: DB, root: string | null) {
     fileScores(query: string): Map<string, number> {
       return fileBm25(termIndex(), queryTermWeights(query));
     },
+
+    ...(dense
+      ? {
+          async prepareDense(queries: string[]): Promise<void> {
+            const todo = [...new Set(queries)].filter((q) => !queryVectors.has(q));
+            if (!todo.length || dense.embedOne) return;
+            (await dense.embed(todo)).forEach((v, i) => queryVectors.set(todo[i], v));
+          },
+          denseScores(query: string): Map<string, number> {
+            const q = queryVectors.get(query) ?? dense.embedOne?.(query);
+            const out = new Map<string, number>();
+            if (!q) return out;
+            for (const o of nearestObjects(db, modelKey(dense), q, DENSE_OBJECTS)) {
+              if (rankable(o.path) && o.score > (out.get(o.path) ?? 0)) out.set(o.path, o.score);
+            }
+            return out;
+          },
+        }
+      : {}),
 
     objectScores(query: string): Map<string, number> {
       const index = termIndex();

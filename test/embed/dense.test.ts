@@ -9,6 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTransformersEmbedder } from '../../indexer/embed/transformers.ts';
+import { activeEmbedder } from '../../indexer/embed/active.ts';
+import { lexicalRanking } from '../../allocator/files/offline.ts';
+import { storeFileSource } from '../../indexer/store/file-source.ts';
 import { runEmbedding } from '../../indexer/embed/run.ts';
 import { ModelError, modelKey } from '../../indexer/embed/types.ts';
 import { indexRepository } from '../../indexer/index-repository.ts';
@@ -125,6 +128,20 @@ describe('embedding pass over an index', () => {
     expect((await runEmbedding(db, 'repo', { retrain: false }))!.embedded).toBe(0);
   });
 
+  it('the files localizer ranks objects densely when asked (hybrid adds dense to BM25; bm25, the default, does not)', async () => {
+    const dense = await activeEmbedder(db);
+    expect(dense.on).toBe(true);
+    const files = storeFileSource(db, repo, { dense: dense.on ? dense.embedder : undefined });
+    const issue = 'The discount percent check raises for values out of range\n\nWhen a percent is over 100 we get an error.';
+    const ranked = lexicalRanking(files, issue, 'dense');
+    expect(ranked[0].path).toBe('shop/pricing.py');
+    expect(ranked[0].reasons.some((r) => r.startsWith('object dense'))).toBe(true);
+    expect(ranked.every((r) => !r.reasons.some((x) => x.startsWith('object bm25')))).toBe(true);
+    expect(lexicalRanking(files, issue, 'hybrid').some((r) => r.reasons.some((x) => x.startsWith('object dense')))).toBe(true);
+    expect(lexicalRanking(files, issue, 'hybrid').some((r) => r.reasons.some((x) => x.startsWith('object bm25')))).toBe(true);
+    expect(lexicalRanking(files, issue).some((r) => r.reasons.some((x) => x.startsWith('object dense')))).toBe(false);
+  });
+
   it('with no vectors, dense retrieval refuses clearly and hybrid still answers', async () => {
     await runEmbedding(db, 'none');
     expect(activeDenseModel(db)).toBeNull();
@@ -189,6 +206,12 @@ describe('the command line', () => {
     expect(hybrid.status).toBe(0);
     expect(hybrid.stdout).toContain('apply_discount');
     expect(hybrid.stderr).toMatch(/dense retrieval is off: the model folder .* is gone; hybrid is structural \+ BM25/);
+    const plain = copyFixture('mixed');
+    expect(allot(['index', plain]).status).toBe(0);
+    const noVectors = allot(['--repo', plain, 'files', '--issue', '-', '--retriever', 'dense'], { input: 'discount is wrong\n' });
+    expect(noVectors.status).toBe(2);
+    expect(noVectors.stderr).toMatch(/dense retrieval is off: the index holds no vectors/);
+    expect(allot(['--repo', plain, 'files', '--issue', '-'], { input: 'apply_discount raises for percent 101\n' }).status).toBe(0);
     const unknown = allot(['index', repo, '--embed', 'bert']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('--embed must be one of repo, model, none');

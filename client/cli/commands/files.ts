@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { BASELINES, type BaselineName } from '../../../allocator/files/baselines.ts';
+import { FILE_RETRIEVERS, type FileRetriever } from '../../../allocator/files/offline.ts';
+import { activeEmbedder } from '../../../indexer/embed/active.ts';
 import { llmConfigFromEnv, LlmError } from '../../../allocator/files/llm.ts';
 import { checkSelectOptions, selectFiles, type SelectFilesOptions } from '../../../allocator/files/select.ts';
 import { splitAnswer } from '../../../allocator/files/sources.ts';
@@ -20,6 +22,7 @@ interface FilesFlags {
   baseline?: string;
   budgetFromSelection?: boolean;
   llm: boolean;
+  retriever: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -69,6 +72,7 @@ export function registerFiles(program: Command): void {
     .option('--baseline <name>', `a baseline through the same interface: ${BASELINES.join(' or ')}`)
     .option('--budget-from-selection', 'with --baseline: the budget is what the selector itself used on this issue')
     .option('--no-llm', 'do not ask the model configured by ALLOT_LLM_URL: the offline localizer answers')
+    .option('--retriever <name>', `how the offline localizer ranks objects: ${FILE_RETRIEVERS.join(', ')} (hybrid = BM25 plus dense, for an index with vectors)`, 'bm25')
     .action(async (flags: FilesFlags, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
       const issue = readIssue(flags.issue);
@@ -87,6 +91,7 @@ export function registerFiles(program: Command): void {
         answers: flags.answer.map(splitAnswer).filter((a) => a.length),
         searches: flags.search,
         llm,
+        retriever: flags.retriever as FileRetriever,
         ...(flags.baseline ? { baseline: flags.baseline as BaselineName } : {}),
       };
       try {
@@ -97,7 +102,9 @@ export function registerFiles(program: Command): void {
       const repo = resolveRepo(global.repo);
       const db = openStore(resolveDb(repo, global.db), { readonly: true });
       try {
-        const files = storeFileSource(db, repo);
+        const dense = flags.retriever === 'bm25' || flags.baseline ? null : await activeEmbedder(db);
+        if (flags.retriever === 'dense' && !dense?.on) throw new UsageError(dense?.on === false ? dense.reason : 'dense retrieval is off');
+        const files = storeFileSource(db, repo, { dense: dense?.on ? dense.embedder : undefined });
         let selection: FileSelection;
         try {
           if (flags.baseline && flags.budgetFromSelection) {
