@@ -22,23 +22,26 @@ const loaded = new Map<string, Promise<QueryEmbedder>>();
 export async function activeEmbedder(db: DB): Promise<DenseState> {
   const model = activeDenseModel(db);
   if (!model) return { on: false, reason: `dense retrieval is off: the index holds no vectors (${DENSE_OFF_HINT})` };
-  const row = loadEmbedderRow(db, model);
-  if (!row) return { on: false, reason: `dense retrieval is off: the embedder of ${model} is not in the index; re-run \`allot index --embed\`` };
+  // Every query asks; the embedder's row (a repository model is megabytes) is read only to load it.
   let pending = loaded.get(model);
+  let folder: string | null = null;
   if (!pending) {
-    pending = row.kind === 'repo' ? Promise.resolve(loadRepositoryEmbedder(row.data)) : loadTransformersEmbedder(row.data.toString('utf8'));
+    const row = loadEmbedderRow(db, model);
+    if (!row) return { on: false, reason: `dense retrieval is off: the embedder of ${model} is not in the index; re-run \`allot index --embed\`` };
+    folder = row.kind === 'transformers' ? row.data.toString('utf8') : null;
+    pending = folder === null ? Promise.resolve(loadRepositoryEmbedder(row.data)) : loadTransformersEmbedder(folder);
     loaded.set(model, pending);
     pending.catch(() => loaded.delete(model));
   }
   try {
     const embedder = await pending;
     if (modelKey(embedder) !== model) {
-      return { on: false, reason: `dense retrieval is off: the model folder ${row.data.toString('utf8')} changed since the index was embedded with it; re-run \`allot index --embed\`` };
+      loaded.delete(model);
+      return { on: false, reason: `dense retrieval is off: the model folder ${folder} changed since the index was embedded with it; re-run \`allot index --embed\`` };
     }
     return { on: true, embedder, model };
   } catch (err) {
-    const where = row.kind === 'transformers' ? row.data.toString('utf8') : 'the index';
-    const gone = row.kind === 'transformers' && !fs.existsSync(where);
-    return { on: false, reason: `dense retrieval is off: ${gone ? `the model folder ${where} is gone` : (err as Error).message}` };
+    const gone = folder !== null && !fs.existsSync(folder);
+    return { on: false, reason: `dense retrieval is off: ${gone ? `the model folder ${folder} is gone` : (err as Error).message}` };
   }
 }
