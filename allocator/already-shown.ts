@@ -19,10 +19,6 @@ export interface AlreadyShown {
   name: string;
 }
 
-/** @example textDigest('def f():\n  pass') // 'c4b1…' (sha1, hex) */
-export function textDigest(text: string): string {
-  return contentHash(text);
-}
 
 /** The line a model reads in place of an object it already has. */
 export function alreadyShownLine(items: readonly AlreadyShown[]): string {
@@ -46,7 +42,7 @@ export function withoutShown(base: Retriever, shown: ShownDigests, source: Objec
         if (!shown.size) return all;
         const ids = [...new Set(all.map((c) => c.objectId).filter((id) => shown.has(id)))];
         const texts = source.objects(ids);
-        const unchanged = new Set(ids.filter((id) => texts.has(id) && textDigest(texts.get(id)!.text) === shown.get(id)));
+        const unchanged = new Set(ids.filter((id) => texts.has(id) && contentHash(texts.get(id)!.text) === shown.get(id)));
         const kept: Candidate[] = [];
         const seen = new Set<string>();
         let others = 0;
@@ -73,6 +69,6 @@ export function withoutShown(base: Retriever, shown: ShownDigests, source: Objec
 export function shownObjects(allocation: Allocation, source: ObjectSource): Map<string, string> {
   const ids = allocation.trace.render.filter((r) => r.outcome === 'whole').map((r) => r.objectId);
   const out = new Map<string, string>();
-  for (const [id, o] of source.objects(ids)) out.set(id, textDigest(o.text));
+  for (const [id, o] of source.objects(ids)) out.set(id, contentHash(o.text));
   return out;
 }

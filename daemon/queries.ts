@@ -5,7 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { shownObjects, textDigest, withoutShown } from '../allocator/already-shown.ts';
+import { shownObjects, withoutShown } from '../allocator/already-shown.ts';
+import { contentHash } from '../indexer/extract/extract-file.ts';
 import { buildContext } from '../allocator/context.ts';
 import { inventory as pathInventory, selectFiles, type SelectFilesOptions } from '../allocator/files/select.ts';
 import type { FileSelection } from '../allocator/files/types.ts';
@@ -114,7 +115,7 @@ export function createQueryEngine(db: DB, repo: string): QueryEngine {
       for (const b of selection.blocks) {
         if (b.role !== 'file') continue;
         const c = source.content(b.path);
-        if ('text' in c) memory.files.set(b.path, textDigest(c.text));
+        if ('text' in c) memory.files.set(b.path, contentHash(c.text));
       }
       return selection;
     },

@@ -14,7 +14,8 @@ import { FILE_RETRIEVERS, offlineAnswerSource, offlineDenseQueries, type FileRet
 import { DEFAULT_FILES_BUDGET, FILE_CAP, renderBlocks, SPAN_CAP, type BlockRequest } from './render.ts';
 import { deriveSearches, MAX_SEARCHES, runSearches } from './searches.ts';
 import { givenAnswerSource, llmAnswerSource, parseSearches } from './sources.ts';
-import { textDigest, type ShownDigests } from '../already-shown.ts';
+import type { ShownDigests } from '../already-shown.ts';
+import { contentHash } from '../../indexer/extract/extract-file.ts';
 import type { Answer, AnswerSource, FileSelection, FileSource, Localization, SearchRecord, SearchSpec } from './types.ts';
 
 export interface SelectFilesOptions {
@@ -205,7 +206,7 @@ function alreadySent(paths: readonly string[], files: FileSource, shown: ShownDi
     const digest = shown.get(p);
     if (!digest) continue;
     const c = files.content(p);
-    if ('text' in c && textDigest(c.text) === digest) out.add(p);
+    if ('text' in c && contentHash(c.text) === digest) out.add(p);
   }
   return out;
 }

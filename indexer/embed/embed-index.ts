@@ -9,7 +9,8 @@ import type { DB } from '../store/open.ts';
 import {
   activateDenseModel, missingHashes, objectsWithoutHash, pruneVectors, setObjectHashes, writeVectors,
 } from '../store/embeddings.ts';
-import { EMBEDDED_KIND_LIST, objectEmbeddingText, textHash } from './object-text.ts';
+import { contentHash } from '../extract/extract-file.ts';
+import { EMBEDDED_KIND_LIST, objectEmbeddingText } from './object-text.ts';
 import { modelKey, type Embedder } from './types.ts';
 
 export interface EmbedProgress {
@@ -55,7 +56,7 @@ function hashNewObjects(db: DB, fileText: (path: string) => string): Map<string,
   const texts = new Map<string, string>();
   const hashes: [string, string][] = [];
   for (const [o, text] of withTexts(objectsWithoutHash(db), fileText)) {
-    const hash = textHash(text);
+    const hash = contentHash(text);
     texts.set(hash, text);
     hashes.push([o.id, hash]);
   }

@@ -4,7 +4,6 @@
  * most (MiniLM: 256), so the head is what carries the meaning; the same text
  * always hashes the same, which is what the vector cache keys on.
  */
-import { contentHash } from '../extract/extract-file.ts';
 
 /** Lines of source kept after the signature: past this, models truncate anyway. */
 export const HEAD_LINES = 30;
@@ -24,4 +23,3 @@ export function objectEmbeddingText(o: { qualifiedName: string; signature: strin
   return [o.qualifiedName, o.signature, o.docstring ?? '', head].filter(Boolean).join('\n').slice(0, MAX_CHARS);
 }
 
-export const textHash = (text: string): string => contentHash(text);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { alreadyShownLine, textDigest, withoutShown } from '../../allocator/already-shown.ts';
+import { alreadyShownLine, withoutShown } from '../../allocator/already-shown.ts';
+import { contentHash as textDigest } from '../../indexer/extract/extract-file.ts';
 import type { ObjectSource, ObjectText } from '../../allocator/types.ts';
 import type { Retriever } from '../../indexer/retrieve/retriever.ts';
 import type { Candidate } from '../../indexer/types.ts';
