@@ -8,14 +8,13 @@ import { bm25Retriever } from '../../indexer/retrieve/bm25.ts';
 import { storeObjectSource } from '../../indexer/store/object-source.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
 import { allot } from '../helpers/cli.ts';
-import { copyFixture, tempDir, writeTree } from '../helpers/repo.ts';
+import { copyFixture, indexInPlace, tempDir, writeTree } from '../helpers/repo.ts';
 
 let repo: string;
 let db: DB;
 beforeAll(async () => {
   repo = copyFixture('mixed');
-  db = openStore(path.join(repo, '.allot/index.db'));
-  await indexRepository({ repo, db, workers: 0 });
+  db = await indexInPlace(repo);
 });
 afterAll(() => {
   db.close();

@@ -49,17 +49,23 @@ function daemonDump(repo: string): { dump: Record<string, unknown[]>; problems: 
 
 const FILES = 200;
 
+/** A daemon on a fresh repository of FILES modules, caught early in its start-up run (a batch committed, most to do). */
+async function indexingDaemon(prefix: string) {
+  const repo = fs.realpathSync(tempDir(prefix));
+  dirs.push(repo);
+  writeTree(repo, modules(FILES));
+  const d = await serve(repo);
+  await waitFor(async () => {
+    const p = (await d.client.status()).indexing.progress;
+    return p?.phase === 'parse' && p.done >= 1 && p.done < p.total * 0.4;
+  }, 'the start-up run to be under way', 60_000, 5);
+  return { repo, d };
+}
+
 describe.concurrent('daemon faults', () => {
   it('kill -9 during indexing, then allot start: consistent, and caught up with what changed while it was down', { timeout: 120_000 }, async () => {
-    const repo = fs.realpathSync(tempDir('allot-kill-'));
-    dirs.push(repo);
-    writeTree(repo, modules(FILES));
-    const d = await serve(repo);
     // Kill it once a batch of files is committed, before the start-up run can finish.
-    await waitFor(async () => {
-      const p = (await d.client.status()).indexing.progress;
-      return p?.phase === 'parse' && p.done >= 1 && p.done < p.total * 0.4;
-    }, 'the start-up run to be under way', 60_000, 5);
+    const { repo, d } = await indexingDaemon('allot-kill-');
     d.child.kill('SIGKILL');
     expect((await d.exited).signal).toBe('SIGKILL');
     // its pid file is left behind, stale; the index is consistent and unfinished
@@ -93,14 +99,7 @@ describe.concurrent('daemon faults', () => {
   });
 
   it('on SIGTERM in the middle of indexing, ends the transaction, closes the index and removes its pid file', { timeout: 60_000 }, async () => {
-    const repo = fs.realpathSync(tempDir('allot-term-'));
-    dirs.push(repo);
-    writeTree(repo, modules(FILES));
-    const d = await serve(repo);
-    await waitFor(async () => {
-      const p = (await d.client.status()).indexing.progress;
-      return p?.phase === 'parse' && p.done >= 1 && p.done < p.total * 0.4;
-    }, 'the start-up run to be under way', 60_000, 5);
+    const { repo, d } = await indexingDaemon('allot-term-');
     const t0 = Date.now();
     expect(await d.stop('SIGTERM')).toEqual({ code: 0, signal: null });
     expect(Date.now() - t0).toBeLessThan(10_000);

@@ -20,10 +20,10 @@ import { hybridRetriever } from '../../indexer/retrieve/fusion.ts';
 import type { Retriever } from '../../indexer/retrieve/retriever.ts';
 import { retrieverFor, RetrievalError } from '../../indexer/retrieve/select.ts';
 import { activeDenseModel, countEmbedded } from '../../indexer/store/embeddings.ts';
-import { openStore, type DB } from '../../indexer/store/open.ts';
+import type { DB } from '../../indexer/store/open.ts';
 import type { Candidate } from '../../indexer/types.ts';
 import { allot } from '../helpers/cli.ts';
-import { copyFixture, tempDir } from '../helpers/repo.ts';
+import { copyFixture, indexInPlace, tempDir } from '../helpers/repo.ts';
 import { writeTinyBert } from '../helpers/tiny-bert.ts';
 
 const norm = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
@@ -76,8 +76,7 @@ describe('embedding pass over an index', () => {
   let db: DB;
   beforeAll(async () => {
     repo = copyFixture('mixed');
-    db = openStore(path.join(repo, '.allot/index.db'));
-    await indexRepository({ repo, db, workers: 0 });
+    db = await indexInPlace(repo);
   });
   afterAll(() => db.close());
 

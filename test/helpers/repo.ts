@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DB } from '../../indexer/store/open.ts';
+import { indexRepository } from '../../indexer/index-repository.ts';
+import { openStore, type DB } from '../../indexer/store/open.ts';
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 export const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
@@ -26,6 +27,13 @@ export function copyFixture(name: string): string {
   const dir = tempDir(`allot-${name}-`);
   fs.cpSync(path.join(FIXTURES, name), dir, { recursive: true });
   return dir;
+}
+
+/** Indexes a repository in-process into its default database (`<repo>/.allot/index.db`) and returns it open. */
+export async function indexInPlace(repo: string): Promise<DB> {
+  const db = openStore(path.join(repo, '.allot/index.db'));
+  await indexRepository({ repo, db, workers: 0 });
+  return db;
 }
 
 /**

@@ -1,11 +1,9 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexRepository } from '../../indexer/index-repository.ts';
 import { ftsQuery } from '../../indexer/retrieve/fts-query.ts';
 import { search } from '../../indexer/retrieve/search.ts';
-import { openStore, type DB } from '../../indexer/store/open.ts';
-import { tempDir, writeTree } from '../helpers/repo.ts';
+import type { DB } from '../../indexer/store/open.ts';
+import { indexInPlace, tempDir, writeTree } from '../helpers/repo.ts';
 
 let repo: string;
 let db: DB;
@@ -17,8 +15,7 @@ beforeAll(async () => {
     'other.py': 'def render_page(title):\n    return title\n\n\ndef parse(text):\n    return text\n',
     'notes.md': '# Notes\nSee os.path and foo-bar, NOT that.\n',
   });
-  db = openStore(path.join(repo, '.allot/index.db'));
-  await indexRepository({ repo, db, workers: 0 });
+  db = await indexInPlace(repo);
 });
 afterAll(() => {
   db.close();

@@ -10,7 +10,7 @@ import { loadQueryLanguages, readQuery } from '../../indexer/retrieve/query-read
 import { retrieverFor } from '../../indexer/retrieve/select.ts';
 import { storeObjectSource } from '../../indexer/store/object-source.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
-import { tempDir, writeTree } from '../helpers/repo.ts';
+import { indexInPlace, tempDir, writeTree } from '../helpers/repo.ts';
 
 describe('stack-trace frames', () => {
   it('reads Python, V8, Java, Go and Rust frames', () => {
@@ -108,8 +108,7 @@ describe('the structural retriever over a real index', () => {
       ...callers,
       'web/app.py': 'from shop.pricing import with_tax\n',
     });
-    db = openStore(path.join(repo, '.allot/index.db'));
-    await indexRepository({ repo, db, workers: 0 });
+    db = await indexInPlace(repo);
   });
   afterAll(() => {
     db.close();
