@@ -83,7 +83,11 @@ interface Asked {
 /** Asks the two first answers together; a failing source gives way to the offline localizer, with a warning. */
 async function askTwo(primary: AnswerSource, fallback: AnswerSource, request: { issue: string; inventory: string[] }, warnings: string[]): Promise<Asked & { used: AnswerSource }> {
   try {
-    const answers = await Promise.all([primary.answer(request, 0), primary.answer(request, 1)]);
+    // Both settle before anything else is asked: a failed answer must not leave the other's retries in flight.
+    const settled = await Promise.allSettled([primary.answer(request, 0), primary.answer(request, 1)]);
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const answers = settled.map((r) => (r as PromiseFulfilledResult<Answer | null>).value);
     return { answers, source: primary.name, used: primary };
   } catch (err) {
     if (primary === fallback) throw err;
