@@ -10,6 +10,7 @@ import { effectiveFloor, tokenAuthority } from './budget.ts';
 import { selectSlots, type Selected } from './companion.ts';
 import { joinWithinBudget, SEPARATOR } from './join.ts';
 import { parseAllocateOptions, type AllocateOptions, type AllocateOptionsInput } from './options.ts';
+import { headInput, interfaceFill, type InterfaceFill } from './head.ts';
 import { fragments, quotient } from './quotient.ts';
 import {
   endLineOf, renderInput, renderWithin, shrinkRendered, wholeText, type Rendered, type RenderInput,
@@ -42,12 +43,14 @@ interface Allotted {
   floor: number;
 }
 
-// Token-authority + rendering rules: each object gets b_i from the formula and renders its best window within it.
-function allotByFormula(inputs: RenderInput[], d: number[], ids: string[], available: number, opts: AllocateOptions, queryTokens: string[], tok: Tokenizer): Allotted {
+// Token-authority + rendering rules: each object gets b_i from the formula and renders its best window within it
+// (a head grows from its declaration down, any other object around its best-matching line).
+function allotByFormula(inputs: RenderInput[], heads: boolean[], d: number[], ids: string[], available: number, opts: AllocateOptions, queryTokens: string[], tok: Tokenizer): Allotted {
   const allowances = tokenAuthority(d, available, opts.objectCap, opts.floor);
   return {
     steps: allowances.map((a, k) => ({ ...a, objectId: ids[k] })),
-    rendered: inputs.map((input, k) => renderWithin(input, allowances[k].result, queryTokens, tok, { wholeTokens: d[k] })),
+    rendered: inputs.map((input, k) =>
+      renderWithin(input, allowances[k].result, queryTokens, tok, { wholeTokens: d[k], from: heads[k] ? 'start' : 'query' })),
     floor: effectiveFloor(available, inputs.length, opts.floor),
   };
 }
@@ -78,8 +81,8 @@ function blockOf(input: RenderInput, obj: ObjectText, s: Selected, r: Rendered):
     kind: obj.kind,
     role: s.role,
     score: s.position.score,
-    startLine: input.startLine,
-    endLine: endLineOf(input),
+    startLine: input.of?.startLine ?? input.startLine,
+    endLine: input.of?.endLine ?? endLineOf(input),
     shownStartLine,
     shownEndLine,
     tokens: r.tokens,
@@ -106,7 +109,7 @@ function renderTraceOf(k: number, input: RenderInput, obj: ObjectText, s: Select
   };
 }
 
-function positionTraces(ranked: Position[], selected: Selected[], texts: Map<string, ObjectText>, candidates: readonly Candidate[]): PositionTrace[] {
+function positionTraces(ranked: Position[], selected: readonly Selected[], texts: Map<string, ObjectText>, candidates: readonly Candidate[]): PositionTrace[] {
   const roleOf = new Map(selected.map((s) => [s.position.key, s.role]));
   const nameOf = new Map(candidates.map((c) => [c.objectId, c.objectName]));
   return ranked.map((p) => ({
@@ -151,7 +154,9 @@ export function allocate(
   const selection = selectSlots(present, texts, queryTokens, opts.slots, source);
   const { selected } = selection;
   const objects = selected.map((s) => selection.texts.get(s.position.objectId)!);
-  const inputs = selected.map((s, k) => inputFor(s.position, objects[k]));
+  const headsOn = opts.headLines > 0 && !opts.noQuotient;
+  const heads = selected.map((s) => headsOn && s.position.viaStructure === true);
+  const inputs = selected.map((s, k) => (heads[k] ? headInput(objects[k], opts.headLines) : inputFor(s.position, objects[k])));
   const objectIds = objects.map((o) => o.id);
 
   // 4-5. Token authority and rendering; the m-1 separators are reserved first, so they are counted too.
@@ -162,13 +167,23 @@ export function allocate(
   const available = Math.max(0, B - reserved);
   const { steps, rendered, floor } = opts.noRender
     ? cutAtBudget(inputs, d, objectIds, available, queryTokens, tok)
-    : allotByFormula(inputs, d, objectIds, available, opts, queryTokens, tok);
+    : allotByFormula(inputs, heads, d, objectIds, available, opts, queryTokens, tok);
+
+  // 5b. Interface fill: what the K slots left lists the heads of further objects found through structure.
+  const chosen = new Set(selected.map((s) => s.position.key));
+  const fill: InterfaceFill | null = headsOn
+    ? interfaceFill(present.filter((p) => !chosen.has(p.key)), selection.texts, available - rendered.reduce((sum, r) => sum + r.tokens, 0), separatorTokens, opts.headLines, tok)
+    : null;
+  const all: Selected[] = [...selected, ...(fill?.added ?? []).map((h) => ({ position: h.position, role: 'interface' as const }))];
+  const allObjects = [...objects, ...(fill?.added ?? []).map((h) => selection.texts.get(h.position.objectId)!)];
+  const allInputs = [...inputs, ...(fill?.added ?? []).map((h) => h.input)];
+  const allRendered = [...rendered, ...(fill?.added ?? []).map((h) => h.rendered)];
+  const allowance = (k: number): number => (k >= m ? allRendered[k].tokens : opts.noRender ? steps[k].R : steps[k].result);
 
   // 6. Exact join: the final text is counted and never exceeds B.
-  const joined = joinWithinBudget(rendered, B, tok, (r, k) => shrinkRendered(inputs[k], r, tok));
-  const blocks = joined.parts.flatMap((r, k) => (r.text === '' ? [] : [blockOf(inputs[k], objects[k], selected[k], r)]));
-  const render = joined.parts.map((r, k) =>
-    renderTraceOf(k, inputs[k], objects[k], selected[k], r, opts.noRender ? steps[k].R : steps[k].result, joined.shrunk[k]));
+  const joined = joinWithinBudget(allRendered, B, tok, (r, k) => shrinkRendered(allInputs[k], r, tok));
+  const blocks = joined.parts.flatMap((r, k) => (r.text === '' ? [] : [blockOf(allInputs[k], allObjects[k], all[k], r)]));
+  const render = joined.parts.map((r, k) => renderTraceOf(k, allInputs[k], allObjects[k], all[k], r, allowance(k), joined.shrunk[k]));
 
   const budget: BudgetTrace = {
     mode: opts.noRender ? 'cut' : 'formula',
@@ -196,10 +211,13 @@ export function allocate(
       slots: { ...opts.slots },
       viewsRetrieved: candidates.length,
       objects: ranked.length,
-      positions: positionTraces(ranked, selected, texts, candidates),
+      positions: positionTraces(ranked, all, texts, candidates),
       missing,
       companions: selection.companions,
       budget,
+      interface: fill
+        ? { headLines: opts.headLines, leftover: fill.leftover, added: fill.added.length, skipped: fill.skipped, remaining: fill.remaining }
+        : null,
       render,
       join: {
         separator: SEPARATOR,

@@ -70,6 +70,12 @@ export function explain(a: Allocation): string {
     ? `token authority: B=${b.budget}, separators ${b.reserved} (${b.separatorTokens} each), R_1=${b.available}, b_obj=${b.objectCap}, floor=${b.floor}${b.floor !== b.floorOption ? ` (option ${b.floorOption} dropped: R_1 < m*floor)` : ''}, m=${b.m}`
     : `no rendering formula (noRender): objects cut at the budget, B=${b.budget}, separators ${b.reserved}, R_1=${b.available}, m=${b.m}`);
   for (const s of b.steps) out.push(stepLine(s, names.get(s.i) ?? s.objectId));
+  if (t.interface) {
+    const f = t.interface;
+    out.push(f.added + f.skipped === 0
+      ? `interface fill: no further object found through structure (${f.leftover} tokens left by the slots)`
+      : `interface fill: ${f.leftover} tokens left by the slots -> heads (first ${f.headLines} lines) of ${f.added} further object(s) found through structure, ${f.skipped} skipped (did not fit), ${f.remaining} left`);
+  }
   out.push('');
   out.push('rendering:');
   if (t.render.length === 0) out.push('  nothing to render');

@@ -14,6 +14,11 @@ export const DEFAULT_BUDGET = 4096;
 export const DEFAULT_OBJECT_CAP = 1024;
 export const DEFAULT_FLOOR = 128;
 export const DEFAULT_SLOTS: Slots = { core: 4, companion: 1 };
+/**
+ * Lines of an object's head (its declaration, docstring and first lines) shown for an object found through
+ * structure by a code query: enough for a signature and the opening of its documentation in most code.
+ */
+export const DEFAULT_HEAD_LINES = 15;
 
 /**
  * Parses the `--slots` value `core+companions`, e.g. `4+1` (K = 5).
@@ -59,6 +64,11 @@ export const AllocateOptionsSchema = z.object({
   /** core+companions; K = core + companion. */
   slots: slots.default(DEFAULT_SLOTS),
   tokenizer: z.enum(TOKENIZER_NAMES).default('cl100k_base'),
+  /**
+   * Objects found through structure by a code query render as their first `headLines` lines, and budget the K
+   * slots leave lists the heads of further such objects (role `interface`); 0 turns both off.
+   */
+  headLines: count.default(DEFAULT_HEAD_LINES),
   /** Ablation: each view competes on its own (fragment-level). */
   noQuotient: z.boolean().default(false),
   /** Ablation: objects are cut at the budget instead of allocated by the formula. */

@@ -30,6 +30,7 @@ export function quotient(candidates: readonly Candidate[]): Position[] {
     if (held) {
       // Ranked order means the first view seen is the strongest; later ones are only recorded.
       held.views.push(absorbed(c));
+      if (c.viaStructure) held.viaStructure = true;
       continue;
     }
     byObject.set(c.objectId, {
@@ -41,6 +42,7 @@ export function quotient(candidates: readonly Candidate[]): Position[] {
       span: null,
       views: [absorbed(c)],
       origin: 'retrieved',
+      ...(c.viaStructure ? { viaStructure: true } : {}),
     });
   }
   return [...byObject.values()];

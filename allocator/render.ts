@@ -14,6 +14,8 @@ export interface RenderInput {
   signature: string;
   startLine: number;
   lines: string[];
+  /** The whole object's lines when `lines` are only a part of it (a head): the descriptor names both ranges. */
+  of?: { startLine: number; endLine: number };
 }
 
 export type RenderOutcome = 'whole' | 'clipped' | 'descriptor only' | 'empty: descriptor does not fit';
@@ -71,10 +73,12 @@ function oneLine(signature: string): string {
 export function descriptor(input: RenderInput, window: [number, number] | null): string {
   const s = input.startLine;
   const e = endLineOf(input);
+  const whole = input.of ?? { startLine: s, endLine: e };
+  const partOf = (from: number, to: number): string =>
+    from === whole.startLine && to === whole.endLine ? `${from}-${to}` : `${from}-${to} of ${whole.startLine}-${whole.endLine}`;
   let range: string;
-  if (!window) range = `${s}-${e} (source omitted)`;
-  else if (window[0] === 0 && window[1] === input.lines.length - 1) range = `${s}-${e}`;
-  else range = `${s + window[0]}-${s + window[1]} of ${s}-${e}`;
+  if (!window) range = `${whole.startLine}-${whole.endLine} (source omitted)`;
+  else range = partOf(s + window[0], s + window[1]);
   let head = `### ${input.path}:${range}`;
   if (input.qualifiedName) head += ` | ${input.qualifiedName}`;
   const sig = oneLine(input.signature);

@@ -35,7 +35,8 @@ export interface ObjectSource {
   fiberObjects(path: string): ObjectInfo[];
 }
 
-export type Role = 'core' | 'companion';
+/** `interface`: the head of a further object found through structure, listed with budget the K slots left. */
+export type Role = 'core' | 'companion' | 'interface';
 
 /** A view a position absorbed (the strongest first). */
 export interface AbsorbedView {
@@ -66,6 +67,8 @@ export interface Position {
   span: { path: string; startLine: number; endLine: number } | null;
   views: AbsorbedView[];
   origin: 'retrieved' | 'fiber';
+  /** Some view was found through structure by a code query (`Candidate.viaStructure`): the object renders as its head. */
+  viaStructure?: boolean;
 }
 
 /** One rendered object of the context. */
@@ -176,6 +179,18 @@ export interface JoinTrace {
   shrunkLines: number;
 }
 
+/** The interface fill after the K slots (see `allocator/head.ts`). */
+export interface InterfaceTrace {
+  headLines: number;
+  /** Tokens the K slots left (R_1 minus what they used). */
+  leftover: number;
+  /** Heads listed (role `interface`). */
+  added: number;
+  /** Heads considered that did not fit what was left. */
+  skipped: number;
+  remaining: number;
+}
+
 export interface AllocationTrace {
   ablations: { noQuotient: boolean; noRender: boolean };
   queryTokens: string[];
@@ -188,6 +203,8 @@ export interface AllocationTrace {
   missing: string[];
   companions: CompanionTrace[];
   budget: BudgetTrace;
+  /** Null when heads are off (`headLines` 0, or the noQuotient ablation). */
+  interface: InterfaceTrace | null;
   render: RenderTrace[];
   join: JoinTrace;
 }

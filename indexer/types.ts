@@ -160,6 +160,12 @@ export interface Candidate {
   score: number;
   /** Why it was found, e.g. `bm25`. */
   reason: string;
+  /**
+   * Found through the index's structure for a query that is code (an import, a call or a name of the query, or a
+   * reference-graph neighbour of those), not through words of its text: what the query needs of it is its head
+   * (declaration, docstring, first lines), so the allocator renders the head, not a window matched to the query.
+   */
+  viaStructure?: boolean;
 }
 
 /** Counts shown after an index run and by status. */

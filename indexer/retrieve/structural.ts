@@ -29,6 +29,8 @@ const NOISE = new Set(['self', 'this', 'cls', 'super', 'return', 'import', 'from
 interface Seed {
   score: number;
   reason: string;
+  /** Found at a line (a traceback frame): the line, not the head, is what matters. */
+  atLine?: boolean;
 }
 
 export interface StructuralOptions {
@@ -60,7 +62,9 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
       const s = structureOf(db);
       const reading = readQuery(query, grammars, opts.path);
       const seeds = seedObjects(s, reading, opts.path);
-      const ranked = [...seeds.entries()].map(([id, seed]) => ({ id, ...seed }));
+      const ranked: ({ id: string } & Seed)[] = [...seeds.entries()].map(([id, seed]) => ({ id, ...seed }));
+      // A code query (the lines at a cursor) is about to use what it names: those objects render as their heads.
+      const code = reading.language !== null;
       const seedIndex = new Map<number, number>();
       for (const [id, seed] of seeds) {
         const i = s.graph.index.get(id);
@@ -93,6 +97,7 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
         out.push({
           viewId: v.id, objectId: r.id, fiber: o.path, path: o.path, objectName: o.qualifiedName, objectKind: o.kind as ObjectKind,
           viewKind: v.kind, startLine: v.startLine, endLine: v.endLine, score: r.score, reason: `structural: ${r.reason}`,
+          ...(code && !r.atLine ? { viaStructure: true } : {}),
         });
       }
       return out;
@@ -121,14 +126,14 @@ function seedAffinity(s: Structure, seeds: Map<string, Seed>, reading: ReturnTyp
 function seedObjects(s: Structure, reading: ReturnType<typeof readQuery>, path?: string): Map<string, Seed> {
   const seeds = new Map<string, Seed>();
   const here = path ? normalizePath(path) : null;
-  const add = (id: string | undefined, score: number, reason: string) => {
+  const add = (id: string | undefined, score: number, reason: string, atLine = false) => {
     if (!id) return;
     const o = s.objects.get(id);
     if (!o || (here && o.path === here)) return;
     // A whole module is a weak pointer: its file is too big to be "the" definition.
     const weight = o.kind === 'module' || o.kind === 'file' ? Math.min(score, WEIGHT.module) : score;
     const prev = seeds.get(id);
-    if (!prev || prev.score < weight) seeds.set(id, { score: weight, reason });
+    if (!prev || prev.score < weight) seeds.set(id, { score: weight, reason, ...(atLine ? { atLine } : {}) });
   };
   const language: CodeLanguage | null = reading.language;
   const queryPath = here ?? `__query__${language ? LANGUAGE_SPECS[language].extensions[0] : '.txt'}`;
@@ -161,9 +166,12 @@ function seedObjects(s: Structure, reading: ReturnType<typeof readQuery>, path?:
       let best: string | undefined;
       for (const id of s.byFile.get(file) ?? []) {
         const o = s.objects.get(id)!;
-        if (o.startLine <= frame.line && frame.line <= o.endLine && (!best || o.startLine >= s.objects.get(best)!.startLine)) best = id;
+        if (o.startLine > frame.line || frame.line > o.endLine) continue;
+        const b = best ? s.objects.get(best)! : undefined;
+        // Innermost: the latest start, then the shortest span (a function on its module's first line).
+        if (!b || o.startLine > b.startLine || (o.startLine === b.startLine && o.endLine < b.endLine)) best = id;
       }
-      add(best, WEIGHT.frame, `named in a traceback frame (${file}:${frame.line})`);
+      add(best, WEIGHT.frame, `named in a traceback frame (${file}:${frame.line})`, true);
     }
   }
   for (const p of reading.paths) for (const file of bySuffix(p).slice(0, 2)) add(s.byFile.get(file)?.find((id) => s.objects.get(id)!.parentId === null), WEIGHT.path, `path ${p} named in the query`);

@@ -188,6 +188,7 @@ describe('properties of the whole pipeline', () => {
     slots: fc.record({ core: fc.integer({ min: 1, max: 5 }), companion: fc.nat(3) }),
     noQuotient: fc.boolean(),
     noRender: fc.boolean(),
+    headLines: fc.oneof(fc.constant(15), fc.nat(20)),
   });
   const toks = ['cl100k_base', 'o200k_base'] as const;
 
@@ -220,7 +221,24 @@ describe('properties of the whole pipeline', () => {
           const ids = a.trace.render.map((r) => r.objectId);
           expect(new Set(ids).size).toBe(ids.length);
         }
-        expect(a.trace.render.length).toBeLessThanOrEqual(options.slots.core + options.slots.companion);
+        const listed = a.trace.render.filter((r) => r.role === 'interface');
+        expect(a.trace.render.length - listed.length).toBeLessThanOrEqual(options.slots.core + options.slots.companion);
+        expect(listed.length).toBe(a.trace.interface?.added ?? 0);
+        // Heads: objects found through structure show their first lines from the declaration, never a window elsewhere.
+        const headsOn = options.headLines > 0 && !options.noQuotient;
+        const shown = a.trace.render.filter((r) => r.outcome !== 'empty: descriptor does not fit');
+        expect(shown).toHaveLength(a.blocks.length);
+        for (const [k, b] of a.blocks.entries()) {
+          const o = w.objects.find((x) => x.id === shown[k].objectId)!;
+          const found = w.candidates.some((c) => c.objectId === o.id && c.viaStructure);
+          if (b.role === 'interface') {
+            expect(headsOn && found).toBe(true);
+            expect([b.shownStartLine, b.shownEndLine]).toEqual([o.startLine, Math.min(o.endLine, o.startLine + options.headLines - 1)]);
+          } else if (headsOn && found && b.shownStartLine > 0) {
+            expect(b.shownStartLine).toBe(o.startLine);
+            expect(b.shownEndLine).toBeLessThanOrEqual(o.startLine + options.headLines - 1);
+          }
+        }
       }),
       { numRuns: 120 },
     );

@@ -135,7 +135,7 @@ export interface World {
   query: string;
 }
 
-/** 1-10 objects over 3 files (some CRLF), 1-25 views, a query from the same vocabulary (empty cases have their own tests). */
+/** 1-10 objects over 3 files (some CRLF), 1-25 views (some found through structure), a query from the same vocabulary (empty cases have their own tests). */
 export const worldArb: fc.Arbitrary<World> = fc
   .record({
     objects: fc.array(
@@ -156,6 +156,7 @@ export const worldArb: fc.Arbitrary<World> = fc
         elsewhere: fc.boolean(),
         from: fc.nat(40),
         len: fc.nat(10),
+        viaStructure: fc.boolean(),
       }),
       { minLength: 1, maxLength: 25 },
     ),
@@ -168,12 +169,13 @@ export const worldArb: fc.Arbitrary<World> = fc
       views.forEach((v, k) => {
         const o = built[v.object % built.length];
         const startLine = o.startLine + Math.min(v.from, o.endLine - o.startLine);
-        candidates.push(view(o, v.score, v.kind, {
+        const c = view(o, v.score, v.kind, {
           viewId: k + 1,
           path: v.elsewhere ? 'test/other.ts' : o.path,
           startLine,
           endLine: startLine + v.len,
-        }));
+        });
+        candidates.push(v.viaStructure ? { ...c, viaStructure: true } : c);
       });
       candidates.sort((a, b) => b.score - a.score);
     }

@@ -130,6 +130,21 @@ describe('the structural retriever over a real index', () => {
     expect(first.reason).toBe('structural: imported by the query as apply_discount');
   });
 
+  it('marks what a code query names as found through structure (rendered as heads), not what prose or a frame points at', async () => {
+    const structural = await retrieverFor(db, 'structural');
+    expect(structural.retrieve(query, 5)[0]).toMatchObject({ objectName: 'apply_discount', viaStructure: true });
+    const hybrid = (await retrieverFor(db, 'hybrid')).retrieve(query, 20).filter((c) => c.objectName === 'apply_discount');
+    expect(hybrid.length).toBeGreaterThan(0);
+    for (const c of hybrid) expect(c.viaStructure).toBe(true);
+    const prose = structural.retrieve('why does apply_discount round the cost badly', 5);
+    expect(prose.map((c) => c.objectName)).toContain('apply_discount');
+    for (const c of prose) expect(c.viaStructure).toBeUndefined();
+    const trace = 'Traceback (most recent call last):\n  File "/srv/app/shop/pricing.py", line 2, in apply_discount\nZeroDivisionError';
+    const [framed] = structural.retrieve(trace, 5);
+    expect(framed).toMatchObject({ objectName: 'apply_discount', reason: 'structural: named in a traceback frame (shop/pricing.py:2)' });
+    expect(framed.viaStructure).toBeUndefined();
+  });
+
   it('follows changes to the index: after an edit it answers as a fresh index of the same tree does', async () => {
     const structural = await retrieverFor(db, 'structural');
     expect(structural.retrieve(query, 3)[0].objectName).toBe('apply_discount');

@@ -13,6 +13,7 @@ interface ContextFlags {
   objectCap?: string;
   floor?: string;
   slots?: string;
+  headLines?: string;
   tokenizer?: string;
   json?: boolean;
   explain?: boolean;
@@ -31,6 +32,7 @@ export function registerContext(program: Command): void {
     .option('--object-cap <tokens>', 'b_obj: at most this many tokens per object', '1024')
     .option('--floor <tokens>', 'tokens reserved for each later object', '128')
     .option('--slots <core+companions>', 'K split into core objects and fiber companions', '4+1')
+    .option('--head-lines <lines>', 'objects a code query imports, calls or names show their first lines; what the slots leave lists more such heads (0: off)', '15')
     .option('--tokenizer <name>', 'cl100k_base or o200k_base', 'cl100k_base')
     .option('--json', 'print {query, budget, tokenizer, totalTokens, text, blocks, trace}')
     .option('--explain', 'print the allocation trace for a person, then the context')
@@ -44,7 +46,7 @@ export function registerContext(program: Command): void {
       let options;
       try {
         options = parseAllocateOptions({
-          budget: flags.budget, objectCap: flags.objectCap, floor: flags.floor, slots: flags.slots,
+          budget: flags.budget, objectCap: flags.objectCap, floor: flags.floor, slots: flags.slots, headLines: flags.headLines,
           tokenizer: flags.tokenizer as 'cl100k_base', noQuotient: !flags.quotient, noRender: !flags.render,
         });
       } catch (err) {
