@@ -5,8 +5,8 @@
  * (retrieval, shared by every budget) and then renders per budget.
  */
 import { packChunks } from '../../allocator/baseline.ts';
-import { buildContext } from '../../allocator/context.ts';
-import type { AllocateOptionsInput } from '../../allocator/options.ts';
+import { buildContext, retrievalDepth } from '../../allocator/context.ts';
+import { parseAllocateOptions, type AllocateOptionsInput } from '../../allocator/options.ts';
 import type { Allocation } from '../../allocator/types.ts';
 import { bm25Retriever } from '../../indexer/retrieve/bm25.ts';
 import { hybridRetriever } from '../../indexer/retrieve/fusion.ts';
@@ -61,6 +61,8 @@ export interface MethodEnv {
   structural(query: string, exclusion: Exclusion | null, kind: 'structural' | 'hybrid'): SharedRetriever;
   /** Retrieval with the index's dense vectors (alone, fused with BM25, or with structural and BM25), memoised like `views`. */
   dense(query: string, exclusion: Exclusion | null, kind: DenseKind): SharedRetriever;
+  /** Milliseconds of retrieval every memoised retriever served from its memo since the last call (then reset). */
+  charged(): number;
 }
 
 export type DenseKind = 'dense' | 'bm25-dense' | 'hybrid-dense';
@@ -69,10 +71,10 @@ export type DenseKind = 'dense' | 'bm25-dense' | 'hybrid-dense';
 export interface Prepared {
   render(budget: number): EvalContext;
   /**
-   * What retrieval put before the budget decides: the candidate units (objects of the retrieved views, chunks,
-   * files) with their line spans, so a run can tell retrieval misses from allocation and rendering losses.
+   * What retrieval put before the budget decides at a budget: the candidate units (objects of the retrieved views,
+   * chunks, files) with their line spans, so a run can tell retrieval misses from allocation and rendering losses.
    */
-  retrieved: { path: string; startLine: number; endLine: number }[];
+  retrieved(budget: number): { path: string; startLine: number; endLine: number }[];
 }
 
 export interface Method {
@@ -112,6 +114,11 @@ export function methodEnv(db: DB, tokenizer: Tokenizer = getTokenizer('cl100k_ba
       const retriever = excludingRetriever(inner, exclusion);
       structural.set(kind, { key, retriever });
       return retriever;
+    },
+    charged() {
+      let ms = shared?.retriever.charged() ?? 0;
+      for (const s of structural.values()) ms += s.retriever.charged();
+      return ms;
     },
     dense(query, exclusion, kind) {
       const key = JSON.stringify([query, exclusion]);
@@ -154,11 +161,13 @@ function allocation(name: string, description: string, options: AllocateOptionsI
         : retrieval === 'structural' || retrieval === 'hybrid' ? env.structural(query, exclusion, retrieval)
         : env.dense(query, exclusion, retrieval);
       const source = storeObjectSource(env.db);
-      // Retrieval happens here once; every budget then allocates from the memoised candidates.
-      const probe = buildContext(query, retriever, source, { ...options, budget: 0 }, env.tokenizer);
-      const objects = getObjects(env.db, probe.trace.positions.map((p) => p.objectId));
+      // Retrieval is memoised per depth (see `excludingRetriever`): budgets with the same depth share it.
       return {
-        retrieved: [...objects.values()].map((o) => ({ path: o.path, startLine: o.startLine, endLine: o.endLine })),
+        retrieved(budget) {
+          const candidates = retriever.retrieve(query, retrievalDepth(parseAllocateOptions({ ...options, budget })));
+          const objects = getObjects(env.db, [...new Set(candidates.map((c) => c.objectId))]);
+          return [...objects.values()].map((o) => ({ path: o.path, startLine: o.startLine, endLine: o.endLine }));
+        },
         render: (budget) => fromAllocation(buildContext(query, retriever, source, { ...options, budget }, env.tokenizer)),
       };
     },
@@ -198,7 +207,7 @@ export const METHODS: readonly Method[] = [
     description: 'baseline: 20-line chunks ranked by BM25, packed verbatim in rank order',
     prepare(env, query, exclusion) {
       const chunks = chunkCandidates(env.db, query).filter((c) => !exclusion || c.path !== exclusion.path);
-      return { retrieved: chunks, render: (budget) => packed(chunks, 'chunk', budget, env.tokenizer) };
+      return { retrieved: () => chunks, render: (budget) => packed(chunks, 'chunk', budget, env.tokenizer) };
     },
   },
   {
@@ -211,7 +220,7 @@ export const METHODS: readonly Method[] = [
         if (lines.length > 1 && lines.at(-1) === '') lines.pop();
         return { path: f.path, startLine: 1, endLine: Math.max(1, lines.length), text: lines.join('\n'), score: f.score };
       });
-      return { retrieved: files, render: (budget) => packed(files, 'file', budget, env.tokenizer) };
+      return { retrieved: () => files, render: (budget) => packed(files, 'file', budget, env.tokenizer) };
     },
   },
 ];

@@ -65,7 +65,7 @@ function selectorBaseline(baseline: BaselineName): Method {
     prepare(env, query) {
       const files = storeFileSource(env.db, env.root);
       return {
-        retrieved: [],
+        retrieved: () => [],
         render(budget) {
           const sel = baselineSelection(query, files, baseline, { budget, tokenizer: env.tokenizer.name });
           return { blocks: sel.blocks, totalTokens: sel.totalTokens, text: sel.text };

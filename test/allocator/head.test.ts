@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { allocate } from '../../allocator/allocate.ts';
+import { retrievalDepth } from '../../allocator/context.ts';
 import { explain } from '../../allocator/explain.ts';
+import { parseAllocateOptions } from '../../allocator/options.ts';
 import { headInput } from '../../allocator/head.ts';
 import { getTokenizer } from '../../indexer/tokenizer.ts';
 import type { Candidate } from '../../indexer/types.ts';
@@ -79,5 +81,15 @@ describe('heads of objects found through structure', () => {
     expect(on.blocks.map((b) => [b.object, b.role, b.shownStartLine, b.shownEndLine])).toEqual([
       ['a', 'core', 1, 15], ['b', 'interface', 1, 15], ['c', 'interface', 1, 15],
     ]);
+  });
+});
+
+describe('retrieval depth', () => {
+  it('retrieves enough views for K slots, and with heads on enough objects for the fill to use the budget', () => {
+    expect(retrievalDepth(parseAllocateOptions())).toBe(64);
+    expect(retrievalDepth(parseAllocateOptions({ budget: 1024 }))).toBe(50);
+    expect(retrievalDepth(parseAllocateOptions({ slots: '8+2' }))).toBe(100);
+    expect(retrievalDepth(parseAllocateOptions({ budget: 8192 }))).toBe(128);
+    expect(retrievalDepth(parseAllocateOptions({ budget: 8192, headLines: 0 }))).toBe(50);
   });
 });
