@@ -37,3 +37,18 @@ export function agreeThird(first: readonly string[], second: readonly string[], 
   const either = new Set([...first, ...second]);
   return third.filter((p) => either.has(p));
 }
+
+// Top-agreement rule (answer sources whose answers are correlated rankings, like the offline localizer's): after the
+// first agreed file, a file is kept only when some answer ranks it first; agreeing on a file neither answer thinks
+// most likely is weak evidence, and a whole file shown on it costs the model its length.
+export function agreeAtTheTop(agreed: readonly string[], answers: readonly (readonly string[])[]): string[] {
+  const firsts = new Set(answers.map((a) => a[0]).filter((p): p is string => p !== undefined));
+  return agreed.filter((p, i) => i === 0 || firsts.has(p));
+}
+
+// No-agreement rule: when no two answers share a file, the first answer's first file is shown (an empty context helps
+// no one), and the output says so.
+export function firstAnswerFirst(answers: readonly (readonly string[])[]): string[] {
+  const first = answers.find((a) => a.length > 0);
+  return first ? [first[0]] : [];
+}

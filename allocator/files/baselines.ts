@@ -44,7 +44,7 @@ export function baselineSelection(
     budget: Math.max(0, Math.floor(options.budget)),
     tokenizer: tok.name,
     totalTokens: r.totalTokens,
-    localization: { answers: [ranking.slice(0, RANKING_SHOWN)], agreed: [], source: baseline, dropped: [] },
+    localization: { answers: [ranking.slice(0, RANKING_SHOWN)], agreed: [], agreement: 'none', source: baseline, dropped: [] },
     searches: [],
     blocks: r.blocks,
     skipped,

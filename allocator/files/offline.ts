@@ -291,6 +291,8 @@ export function offlineAnswerSource(files: FileSource, options: OfflineOptions =
   };
   return {
     name: 'offline',
+    // Two rankers over the same repository agree on neighbours of the right file too: only agreement at the top counts.
+    agreement: 'top',
     rankings: (issue) => rankers.map((_, i) => ranking(issue, i)),
     async answer(request, index): Promise<Answer | null> {
       if (index > 2) return null;

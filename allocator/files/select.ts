@@ -5,7 +5,7 @@
  * evaluation harness.
  */
 import { getTokenizer, TOKENIZER_NAMES, type TokenizerName } from '../../indexer/tokenizer.ts';
-import { agreeThird, agreeTwo, cleanAnswer, type DroppedPath } from './agree.ts';
+import { agreeAtTheTop, agreeThird, agreeTwo, cleanAnswer, firstAnswerFirst, type DroppedPath } from './agree.ts';
 import { baselineSelection, BASELINES, type BaselineName } from './baselines.ts';
 import { buildInventory, type Inventory } from './inventory.ts';
 import { issueSignals } from './issue-signals.ts';
@@ -132,8 +132,18 @@ async function localize(
       }
       if (third) {
         raw.push(third);
-        agreed = agreeThird(clean[0], clean[1], cleanAnswer(third.paths, indexed, dropped));
+        clean.push(cleanAnswer(third.paths, indexed, dropped));
+        agreed = agreeThird(clean[0], clean[1], clean[2]);
       }
+    }
+  }
+  let agreement: Localization['agreement'] = asked.used.agreement ?? 'all';
+  if (clean.length >= 2) {
+    if (agreement === 'top') agreed = agreeAtTheTop(agreed, clean);
+    if (agreed.length === 0) {
+      agreed = firstAnswerFirst(clean);
+      agreement = 'none';
+      if (agreed.length) warnings.push(`no two answers name the same file: showing the first answer's first file, ${agreed[0]}`);
     }
   }
   const modelSearches: SearchSpec[] = [];
@@ -142,7 +152,7 @@ async function localize(
       if (modelSearches.length < MAX_SEARCHES && !modelSearches.some((x) => x.kind === s.kind && x.query === s.query)) modelSearches.push(s);
     }
   }
-  return { localization: { answers: raw.map((a) => a.paths), agreed, source, dropped }, modelSearches };
+  return { localization: { answers: raw.map((a) => a.paths), agreed, agreement, source, dropped }, modelSearches };
 }
 
 /**

@@ -116,14 +116,24 @@ export interface AnswerSource {
    * in line is asked instead); a thrown error means the source failed.
    */
   answer(request: LocalizationRequest, index: number): Promise<Answer | null>;
+  /**
+   * How the answers' agreement is read: `all` (the default) keeps every file both answers name; `top` keeps a file
+   * after the first only when some answer ranks it first (see `agreeAtTheTop`).
+   */
+  readonly agreement?: 'all' | 'top';
 }
 
 /** The localization step's record. */
 export interface Localization {
   /** Every answer used, in order, as given (before filtering). */
   answers: string[][];
-  /** The files kept: named by both of the first two answers, or by the third and either. */
+  /**
+   * The files kept: named by both of the first two answers, or by the third and either (for the offline localizer,
+   * after the first only those some answer ranks first); when no two answers share a file, the first answer's first.
+   */
   agreed: string[];
+  /** How `agreed` was read: every shared file, shared files at the top, or `none` (no two answers agree, or a baseline). */
+  agreement: 'all' | 'top' | 'none';
   /** The source of the answers, e.g. `offline`, `llm`, `given`, `given+offline`. */
   source: string;
   /** Paths dropped from the answers and why. */

@@ -39,15 +39,13 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
         }
         for (const [id, rank] of ranks) score.set(id, (score.get(id) ?? 0) + weight / (rrfK + rank));
       }
-      // The k strongest objects with all their views: views of one object must not crowd other objects out.
-      const kept = new Set<string>();
       return [...views.values()]
         .map((c) => ({
           ...c, score: score.get(c.objectId)!, reason: reasons.get(c.objectId)!.join('; '),
           ...(viaStructure.has(c.objectId) ? { viaStructure: true } : {}),
         }))
         .sort((a, b) => b.score - a.score || (a.objectId < b.objectId ? -1 : a.objectId > b.objectId ? 1 : a.viewId - b.viewId))
-        .filter((c) => kept.has(c.objectId) || (kept.size < k && kept.add(c.objectId)));
+        .slice(0, k);
     },
   };
 }

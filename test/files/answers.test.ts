@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { agreeThird, agreeTwo, cleanAnswer, type DroppedPath } from '../../allocator/files/agree.ts';
+import { agreeAtTheTop, agreeThird, agreeTwo, cleanAnswer, firstAnswerFirst, type DroppedPath } from '../../allocator/files/agree.ts';
 import { parseAnswer } from '../../allocator/files/parse-answer.ts';
 import { parseSearch } from '../../allocator/files/searches.ts';
 
@@ -33,6 +33,20 @@ describe('agreement', () => {
   it('keeps the files both answers name, in the first answer order', () => {
     expect(agreeTwo(['c.py', 'a.py', 'b.py'], ['b.py', 'c.py', 'd.py'])).toEqual(['c.py', 'b.py']);
     expect(agreeTwo(['a.py'], ['b.py'])).toEqual([]);
+  });
+
+  it('at the top: after the first agreed file, keeps only files some answer ranks first', () => {
+    const first = ['c.py', 'a.py', 'b.py'];
+    const second = ['b.py', 'd.py', 'a.py', 'c.py'];
+    expect(agreeTwo(first, second)).toEqual(['c.py', 'a.py', 'b.py']);
+    expect(agreeAtTheTop(agreeTwo(first, second), [first, second])).toEqual(['c.py', 'b.py']);
+    expect(agreeAtTheTop([], [first, second])).toEqual([]);
+  });
+
+  it('with no agreement at all, the first answer\'s first file', () => {
+    expect(firstAnswerFirst([['a.py', 'b.py'], ['c.py']])).toEqual(['a.py']);
+    expect(firstAnswerFirst([[], ['c.py']])).toEqual(['c.py']);
+    expect(firstAnswerFirst([[], []])).toEqual([]);
   });
 
   it('with no shared file, keeps what a third answer shares with either, in its order', () => {

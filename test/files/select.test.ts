@@ -158,6 +158,21 @@ describe('answers given by the caller', () => {
     expect(sel.localization).toMatchObject({ source: 'mcp-sampling', agreed: ['netkit/models.py'] });
   });
 
+  it('reads agreement as the source says: every shared file, or (offline) shared files at the top; none: the first answer\'s first', async () => {
+    const answers: string[][] = [['netkit/client.py', 'netkit/models.py', 'netkit/utils.py'], ['netkit/utils.py', 'netkit/models.py', 'netkit/client.py']];
+    const plain: AnswerSource = { name: 'model', answer: async (_r, i) => (i < 2 ? { paths: answers[i] } : null) };
+    expect((await selectFiles(ISSUE, source, { answerSource: plain })).localization)
+      .toMatchObject({ agreed: ['netkit/client.py', 'netkit/models.py', 'netkit/utils.py'], agreement: 'all' });
+    const top: AnswerSource = { ...plain, agreement: 'top' };
+    expect((await selectFiles(ISSUE, source, { answerSource: top })).localization)
+      .toMatchObject({ agreed: ['netkit/client.py', 'netkit/utils.py'], agreement: 'top' });
+    const apart: AnswerSource = { name: 'model', answer: async (_r, i) => ({ paths: [['netkit/client.py'], ['netkit/models.py'], ['netkit/exceptions.py']][i] }) };
+    const none = await selectFiles(ISSUE, source, { answerSource: apart });
+    expect(none.localization).toMatchObject({ agreed: ['netkit/client.py'], agreement: 'none' });
+    expect(none.warnings).toContain("no two answers name the same file: showing the first answer's first file, netkit/client.py");
+    expect(none.blocks.filter((b) => b.role === 'file').map((b) => b.path)).toEqual(['netkit/client.py']);
+  });
+
   it('rejects bad options with a clear message', async () => {
     await expect(selectFiles(ISSUE, source, { budget: -1 })).rejects.toThrow(/budget must be a non-negative integer/);
     await expect(selectFiles(ISSUE, source, { baseline: 'nope' as 'file-bm25' })).rejects.toThrow(/unknown baseline "nope"/);
