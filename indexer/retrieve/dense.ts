@@ -30,7 +30,9 @@ const cache = new WeakMap<DB, Matrix>();
 
 function matrixOf(db: DB, model: string): Matrix {
   let m = cache.get(db);
-  if (!m || m.model !== model) cache.set(db, (m = { model, seq: 0, hashes: [], dim: 0, data: new Float32Array(0) }));
+  // seq -1: nothing read yet. Vectors written before the sequence existed (an index upgraded by migration 004) carry
+  // seq 0 with no `vectors_seq` stamp, and must be read too.
+  if (!m || m.model !== model) cache.set(db, (m = { model, seq: -1, hashes: [], dim: 0, data: new Float32Array(0) }));
   const seq = vectorsSeq(db);
   if (seq !== m.seq) {
     const add = vectorsSince(db, model, m.seq);

@@ -20,7 +20,7 @@ import { hybridRetriever } from '../../indexer/retrieve/fusion.ts';
 import type { Retriever } from '../../indexer/retrieve/retriever.ts';
 import { retrieverFor, RetrievalError } from '../../indexer/retrieve/select.ts';
 import { activeDenseModel, countEmbedded } from '../../indexer/store/embeddings.ts';
-import type { DB } from '../../indexer/store/open.ts';
+import { openStore, type DB } from '../../indexer/store/open.ts';
 import type { Candidate } from '../../indexer/types.ts';
 import { allot } from '../helpers/cli.ts';
 import { copyFixture, indexInPlace, tempDir } from '../helpers/repo.ts';
@@ -125,6 +125,19 @@ describe('embedding pass over an index', () => {
     // Reused, not retrained: the version (and so every vector) stays valid.
     expect((await runEmbedding(db, 'repo'))!.model).toBe(summary!.model);
     expect((await runEmbedding(db, 'repo', { retrain: false }))!.embedded).toBe(0);
+  });
+
+  it('finds vectors written before the embedding sequence existed (an index upgraded from schema 3)', async () => {
+    await runEmbedding(db, 'repo');
+    const before = (await retrieverFor(db, 'dense')).retrieve('discount percent out of range', 3).map((c) => c.objectName);
+    expect(before).toContain('apply_discount');
+    db.exec("UPDATE embeddings SET seq = 0; DELETE FROM state WHERE key = 'vectors_seq'");
+    const upgraded = openStore(path.join(repo, '.allot/index.db'), { readonly: true });
+    try {
+      expect((await retrieverFor(upgraded, 'dense')).retrieve('discount percent out of range', 3).map((c) => c.objectName)).toEqual(before);
+    } finally {
+      upgraded.close();
+    }
   });
 
   it('the files localizer ranks objects densely when asked (hybrid adds dense to BM25; bm25, the default, does not)', async () => {
