@@ -196,6 +196,8 @@ export interface AllocationTrace {
   queryTokens: string[];
   slots: { core: number; companion: number };
   viewsRetrieved: number;
+  /** Views asked of the retriever (set by `buildContext`, see `retrievalDepth`). */
+  depth?: number;
   /** Positions the views collapsed into (equals viewsRetrieved minus duplicates under noQuotient). */
   objects: number;
   positions: PositionTrace[];

@@ -162,13 +162,18 @@ function allocation(name: string, description: string, options: AllocateOptionsI
         : env.dense(query, exclusion, retrieval);
       const source = storeObjectSource(env.db);
       // Retrieval is memoised per depth (see `excludingRetriever`): budgets with the same depth share it.
+      const depthAt = new Map<number, number>();
       return {
         retrieved(budget) {
-          const candidates = retriever.retrieve(query, retrievalDepth(parseAllocateOptions({ ...options, budget })));
+          const candidates = retriever.retrieve(query, depthAt.get(budget) ?? retrievalDepth(parseAllocateOptions({ ...options, budget })));
           const objects = getObjects(env.db, [...new Set(candidates.map((c) => c.objectId))]);
           return [...objects.values()].map((o) => ({ path: o.path, startLine: o.startLine, endLine: o.endLine }));
         },
-        render: (budget) => fromAllocation(buildContext(query, retriever, source, { ...options, budget }, env.tokenizer)),
+        render(budget) {
+          const a = buildContext(query, retriever, source, { ...options, budget }, env.tokenizer);
+          depthAt.set(budget, a.trace.depth!);
+          return fromAllocation(a);
+        },
       };
     },
   };

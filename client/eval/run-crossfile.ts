@@ -50,7 +50,7 @@ export const CROSSFILE_DEFINITIONS = [
   'Recall@K: the gold object is among the allocated objects (a block in the gold file whose allocated span, an object, chunk or file, overlaps the gold span; a descriptor-only block counts).',
   'Recall@B: every non-blank gold line appears verbatim among the lines of the rendered context (trailing whitespace and CR stripped); the query itself is not part of the context.',
   'ΔRecall = Recall@K − Recall@B, in percentage points: what rendering within the budget lost.',
-  'retrieved: the gold object is among what retrieval handed to the budget step (the objects of the retrieved views: 50, or with heads one per 64 budget tokens when more; the ranked chunks; the 64 ranked files): the ceiling of Recall@K.',
+  'retrieved: the gold object is among what retrieval handed to the budget step (the objects of the retrieved views: 50, or one per 64 budget tokens when that is more; the ranked chunks; the 64 ranked files): the ceiling of Recall@K.',
   'tokens: the rendered context\'s exact token count (cl100k_base); latency: retrieval plus allocation and rendering for that budget, in-process, warm index.',
   'No leak from the task\'s own file: no object of that file is retrieved and no view whose text lies in it at or after the position; its import lines (part of the query) may still lead to the objects they import. The chunk and file baselines skip the file altogether.',
 ];

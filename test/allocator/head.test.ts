@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { allocate } from '../../allocator/allocate.ts';
-import { retrievalDepth } from '../../allocator/context.ts';
+import { buildContext, retrievalDepth } from '../../allocator/context.ts';
 import { explain } from '../../allocator/explain.ts';
 import { parseAllocateOptions } from '../../allocator/options.ts';
 import { headInput } from '../../allocator/head.ts';
 import { getTokenizer } from '../../indexer/tokenizer.ts';
+import type { Retriever } from '../../indexer/retrieve/retriever.ts';
 import type { Candidate } from '../../indexer/types.ts';
 import { memorySource, obj, view } from './fixtures.ts';
 
@@ -86,10 +87,25 @@ describe('heads of objects found through structure', () => {
 
 describe('retrieval depth', () => {
   it('retrieves enough views for K slots, and with heads on enough objects for the fill to use the budget', () => {
-    expect(retrievalDepth(parseAllocateOptions())).toBe(64);
     expect(retrievalDepth(parseAllocateOptions({ budget: 1024 }))).toBe(50);
+    expect(retrievalDepth(parseAllocateOptions())).toBe(64);
     expect(retrievalDepth(parseAllocateOptions({ slots: '8+2' }))).toBe(100);
     expect(retrievalDepth(parseAllocateOptions({ budget: 8192 }))).toBe(128);
     expect(retrievalDepth(parseAllocateOptions({ budget: 8192, headLines: 0 }))).toBe(50);
+
+    const objects = Array.from({ length: 200 }, (_, k) => fn(`f${k}`, `pkg/m${k}.py`, 4));
+    const asked: number[] = [];
+    const retriever: Retriever = {
+      name: 'scripted',
+      retrieve(_q, k) {
+        asked.push(k);
+        return objects.slice(0, k).map((o, i) => structural(view(o, 200 - i)));
+      },
+    };
+    const a = buildContext('from pkg import f0', retriever, memorySource(objects), { budget: 8192 }, tok);
+    expect(asked).toEqual([128]);
+    expect(a.trace.depth).toBe(128);
+    expect(a.blocks.filter((b) => b.role === 'interface').length).toBeGreaterThan(50);
+    expect(a.totalTokens).toBeLessThanOrEqual(8192);
   });
 });
