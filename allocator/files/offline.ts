@@ -31,6 +31,11 @@ export interface OfflineOptions {
   cuts?: [AnswerCut, AnswerCut, AnswerCut];
   /** What the lexical answer ranks objects with (default `bm25`, the measured one; `hybrid` adds dense where the source has vectors). */
   retriever?: FileRetriever;
+  /**
+   * Ablation (issue 10's measure): false leaves the structural ranker out; the title's answer takes its place and
+   * the paths' answer becomes the third.
+   */
+  structural?: boolean;
 }
 
 /** `--retriever` for `allot files`: the object-level field of the lexical answer. */
@@ -275,11 +280,11 @@ export function offlineAnswerSource(files: FileSource, options: OfflineOptions =
   const cuts = options.cuts ?? DEFAULT_CUTS;
   const memo = new Map<string, RankedFile[][]>();
   const retriever = options.retriever ?? 'bm25';
-  const rankers = [
-    (f: FileSource, issue: string) => lexicalRanking(f, issue, retriever),
-    structuralRanking,
-    (f: FileSource, issue: string) => titleRanking(f, issue, retriever),
-  ];
+  const title = (f: FileSource, issue: string) => titleRanking(f, issue, retriever);
+  const rankers = options.structural === false
+    ? [(f: FileSource, issue: string) => lexicalRanking(f, issue, retriever), title, pathRanking]
+    : [(f: FileSource, issue: string) => lexicalRanking(f, issue, retriever), structuralRanking, title];
+  const answerCuts = options.structural === false ? [cuts[0], cuts[2], cuts[2]] : cuts;
   const ranking = (issue: string, index: number): RankedFile[] => {
     let r = memo.get(issue);
     if (!r) {
@@ -296,7 +301,7 @@ export function offlineAnswerSource(files: FileSource, options: OfflineOptions =
     rankings: (issue) => rankers.map((_, i) => ranking(issue, i)),
     async answer(request, index): Promise<Answer | null> {
       if (index > 2) return null;
-      return { paths: cut(ranking(request.issue, index), cuts[index]).map((r) => r.path) };
+      return { paths: cut(ranking(request.issue, index), answerCuts[index]).map((r) => r.path) };
     },
   };
 }

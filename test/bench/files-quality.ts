@@ -2,6 +2,7 @@
 //
 //   npx tsx test/bench/files-quality.ts --issues ISSUES.jsonl --trees DIR [--repos a/b,c/d] [--sample N]
 //                                       [--budget 80000] [--llm] [--index] [--out results.json] [--verbose]
+//                                       [--no-structural]
 //
 // ISSUES.jsonl holds one issue a line: {instance_id, repo, problem_statement, gold_files}
 // (the SWE-bench fields; /work/shared/eval/issues-dev.jsonl). DIR holds one materialised
@@ -10,7 +11,8 @@
 //
 // For each issue the selector runs (offline localizer; --llm asks the model configured
 // by ALLOT_LLM_URL/ALLOT_LLM_MODEL/ALLOT_LLM_API_KEY), then the file-bm25 and
-// chunk-bm25 baselines run with the budget the selector itself used. Reported per
+// chunk-bm25 baselines run with the budget the selector itself used. --no-structural runs the offline
+// localizer without its structural ranker (issue 10's ablation: lexical and title answers). Reported per
 // method: gold-file recall (share of each issue's gold files shown whole, averaged),
 // share of issues with every gold file shown whole, with none, the share of
 // context lines that lie in gold files (over all context lines of all issues; the
@@ -20,6 +22,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { llmConfigFromEnv } from '../../allocator/files/llm.ts';
+import { offlineAnswerSource } from '../../allocator/files/offline.ts';
 import { sliceLines } from '../../allocator/files/render.ts';
 import { selectFiles } from '../../allocator/files/select.ts';
 import type { FileSelection } from '../../allocator/files/types.ts';
@@ -166,7 +169,9 @@ async function main() {
     try {
       const files = storeFileSource(db, root);
       let t = performance.now();
-      const own = await selectFiles(issue.problem_statement, files, { budget, llm });
+      const own = await selectFiles(issue.problem_statement, files, {
+        budget, llm, ...(has('no-structural') ? { answerSource: offlineAnswerSource(files, { structural: false }) } : {}),
+      });
       const base = { id: issue.instance_id, repo: issue.repo, gold: issue.gold_files };
       results.push({ ...base, method: 'selector', ...measure(own, issue.gold_files, root), ms: performance.now() - t });
       for (const m of ['file-bm25', 'chunk-bm25'] as const) {
@@ -187,7 +192,7 @@ async function main() {
   const out = flag('out');
   if (out) fs.writeFileSync(out, JSON.stringify(results, null, 1));
   const byRepo = [...new Set(results.map((r) => r.repo))].sort();
-  process.stdout.write(`${results.length / METHODS.length} issues (${missing} without an indexed tree), budget ${budget}, localizer ${llm ? `model ${llm.model}` : 'offline'}\n\n`);
+  process.stdout.write(`${results.length / METHODS.length} issues (${missing} without an indexed tree), budget ${budget}, localizer ${llm ? `model ${llm.model}` : has('no-structural') ? 'offline without its structural ranker' : 'offline'}\n\n`);
   process.stdout.write(summarise(results) + '\n');
   if (byRepo.length > 1 && has('per-repo')) {
     for (const repo of byRepo) process.stdout.write(`\n${repo}\n${summarise(results.filter((r) => r.repo === repo))}\n`);

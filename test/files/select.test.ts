@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInventory, pathWords, rankPaths } from '../../allocator/files/inventory.ts';
 import { issueSignals, messageFragments, stripEnvironment } from '../../allocator/files/issue-signals.ts';
-import { lexicalRanking, structuralRanking } from '../../allocator/files/offline.ts';
+import { lexicalRanking, offlineAnswerSource, pathRanking, structuralRanking, titleRanking } from '../../allocator/files/offline.ts';
 import { inventory, selectFiles } from '../../allocator/files/select.ts';
 import type { AnswerSource } from '../../allocator/files/types.ts';
 import type { DB } from '../../indexer/store/open.ts';
@@ -171,6 +171,13 @@ describe('answers given by the caller', () => {
     expect(none.localization).toMatchObject({ agreed: ['netkit/client.py'], agreement: 'none' });
     expect(none.warnings).toContain("no two answers name the same file: showing the first answer's first file, netkit/client.py");
     expect(none.blocks.filter((b) => b.role === 'file').map((b) => b.path)).toEqual(['netkit/client.py']);
+  });
+
+  it('the structural ablation answers with the lexical, title and path rankers instead', () => {
+    const plain = offlineAnswerSource(source).rankings(ISSUE).map((r) => r.map((f) => f.path));
+    const ablated = offlineAnswerSource(source, { structural: false }).rankings(ISSUE).map((r) => r.map((f) => f.path));
+    expect(plain[1]).toEqual(structuralRanking(source, ISSUE).map((f) => f.path));
+    expect(ablated).toEqual([plain[0], titleRanking(source, ISSUE).map((f) => f.path), pathRanking(source, ISSUE).map((f) => f.path)]);
   });
 
   it('rejects bad options with a clear message', async () => {
