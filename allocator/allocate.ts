@@ -17,7 +17,7 @@ import {
 } from './render.ts';
 import { terms } from './terms.ts';
 import type {
-  Allocation, Block, BudgetStep, BudgetTrace, ObjectSource, ObjectText, Position, PositionTrace, RenderTrace,
+  Allocation, Block, BudgetStep, BudgetTrace, ObjectInfo, ObjectSource, ObjectText, Position, PositionTrace, RenderTrace,
 } from './types.ts';
 
 /** The tokenizer to count with: the one passed, else the options' name; a conflict is an error. */
@@ -27,6 +27,21 @@ function resolveTokenizer(tokenizer: Tokenizer | TokenizerName | undefined, opti
     throw new Error(`tokenizer conflict: options say ${options.tokenizer}, the tokenizer passed is ${tok.name}`);
   }
   return tok;
+}
+
+const hasText = (o: ObjectInfo): o is ObjectText => typeof (o as Partial<ObjectText>).text === 'string';
+
+/** These objects with their texts: those `known` already holds with text, the others read from the source. */
+function withTexts(known: ReadonlyMap<string, ObjectInfo>, ids: readonly string[], source: ObjectSource): Map<string, ObjectText> {
+  const out = new Map<string, ObjectText>();
+  const need: string[] = [];
+  for (const id of new Set(ids)) {
+    const o = known.get(id);
+    if (o && hasText(o)) out.set(id, o);
+    else need.push(id);
+  }
+  if (need.length) for (const [id, o] of source.objects(need)) out.set(id, o);
+  return out;
 }
 
 // Fragment rendering (noQuotient): a view is rendered from its own lines when they lie in the object's file,
@@ -109,7 +124,7 @@ function renderTraceOf(k: number, input: RenderInput, obj: ObjectText, s: Select
   };
 }
 
-function positionTraces(ranked: Position[], selected: readonly Selected[], texts: Map<string, ObjectText>, candidates: readonly Candidate[]): PositionTrace[] {
+function positionTraces(ranked: Position[], selected: readonly Selected[], texts: ReadonlyMap<string, ObjectInfo>, candidates: readonly Candidate[]): PositionTrace[] {
   const roleOf = new Map(selected.map((s) => [s.position.key, s.role]));
   const nameOf = new Map(candidates.map((c) => [c.objectId, c.objectName]));
   return ranked.map((p) => ({
@@ -146,14 +161,16 @@ export function allocate(
   // 1-2. Candidates -> positions (quotient, or fragments under the ablation); ids the store lacks drop out.
   const ranked = opts.noQuotient ? fragments(candidates) : quotient(candidates);
   const ids = [...new Set(ranked.map((p) => p.objectId))];
-  const texts = ids.length > 0 ? source.objects(ids) : new Map<string, ObjectText>();
-  const present = ranked.filter((p) => texts.has(p.objectId));
-  const missing = ids.filter((id) => !texts.has(id));
+  const infos: Map<string, ObjectInfo> = ids.length === 0 ? new Map() : source.infos ? source.infos(ids) : source.objects(ids);
+  const present = ranked.filter((p) => infos.has(p.objectId));
+  const missing = ids.filter((id) => !infos.has(id));
 
-  // 3. Core and companions: e_1..e_m.
-  const selection = selectSlots(present, texts, queryTokens, opts.slots, source);
-  const { selected } = selection;
-  const objects = selected.map((s) => selection.texts.get(s.position.objectId)!);
+  // 3. Core and companions: e_1..e_m; then the texts of those alone (a text the store lost since counts as missing).
+  const selection = selectSlots(present, infos, queryTokens, opts.slots, source);
+  const texts = withTexts(selection.texts, selection.selected.map((s) => s.position.objectId), source);
+  const selected = selection.selected.filter((s) => texts.has(s.position.objectId));
+  for (const s of selection.selected) if (!texts.has(s.position.objectId)) missing.push(s.position.objectId);
+  const objects = selected.map((s) => texts.get(s.position.objectId)!);
   const headsOn = opts.headLines > 0 && !opts.noQuotient;
   const heads = selected.map((s) => headsOn && s.position.viaStructure === true);
   const inputs = selected.map((s, k) => (heads[k] ? headInput(objects[k], opts.headLines) : inputFor(s.position, objects[k])));
@@ -171,11 +188,13 @@ export function allocate(
 
   // 5b. Interface fill: what the K slots left lists the heads of further objects found through structure.
   const chosen = new Set(selected.map((s) => s.position.key));
+  const rest = present.filter((p) => !chosen.has(p.key) && p.viaStructure);
+  const fillTexts = headsOn && rest.length ? withTexts(infos, rest.map((p) => p.objectId), source) : new Map<string, ObjectText>();
   const fill: InterfaceFill | null = headsOn
-    ? interfaceFill(present.filter((p) => !chosen.has(p.key)), selection.texts, available - rendered.reduce((sum, r) => sum + r.tokens, 0), separatorTokens, opts.headLines, tok)
+    ? interfaceFill(rest, fillTexts, available - rendered.reduce((sum, r) => sum + r.tokens, 0), separatorTokens, opts.headLines, tok)
     : null;
   const all: Selected[] = [...selected, ...(fill?.added ?? []).map((h) => ({ position: h.position, role: 'interface' as const }))];
-  const allObjects = [...objects, ...(fill?.added ?? []).map((h) => selection.texts.get(h.position.objectId)!)];
+  const allObjects = [...objects, ...(fill?.added ?? []).map((h) => fillTexts.get(h.position.objectId)!)];
   const allInputs = [...inputs, ...(fill?.added ?? []).map((h) => h.input)];
   const allRendered = [...rendered, ...(fill?.added ?? []).map((h) => h.rendered)];
   const allowance = (k: number): number => (k >= m ? allRendered[k].tokens : opts.noRender ? steps[k].R : steps[k].result);
@@ -211,7 +230,7 @@ export function allocate(
       slots: { ...opts.slots },
       viewsRetrieved: candidates.length,
       objects: ranked.length,
-      positions: positionTraces(ranked, all, texts, candidates),
+      positions: positionTraces(ranked, all, infos, candidates),
       missing,
       companions: selection.companions,
       budget,

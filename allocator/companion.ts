@@ -17,8 +17,8 @@ export interface Selection {
   /** e_1..e_m: the core in rank order, then the companions in the order chosen. */
   selected: Selected[];
   companions: CompanionTrace[];
-  /** Text of every selected object (retrieved ones as given, plus fiber objects fetched here). */
-  texts: Map<string, ObjectText>;
+  /** Every retrieved object as given (with or without its text), plus the fiber objects fetched here (with text). */
+  texts: Map<string, ObjectInfo>;
 }
 
 /**
@@ -54,17 +54,17 @@ export function splitCore(ranked: readonly Position[], core: number): { core: Po
  *     (a module or class around a core method would only repeat its lines);
  *  3. else the next-ranked retrieved position ('fallback: next-ranked');
  *  4. else nothing ('none').
- * `texts` must hold the text of every retrieved position (missing ones already dropped).
+ * `texts` must hold every retrieved position's object, its text not needed (missing ones already dropped).
  */
 export function selectSlots(
   ranked: readonly Position[],
-  texts: ReadonlyMap<string, ObjectText>,
+  texts: ReadonlyMap<string, ObjectInfo>,
   queryTerms: readonly string[],
   slots: Slots,
   source: ObjectSource,
 ): Selection {
   const { core, rest } = splitCore(ranked, slots.core);
-  const allTexts = new Map(texts);
+  const allTexts = new Map<string, ObjectInfo>(texts);
   const selected: Selected[] = core.map((position) => ({ position, role: 'core' as const }));
   const companions: CompanionTrace[] = [];
   const coreFibers = new Set(core.map((p) => p.fiber));

@@ -31,6 +31,11 @@ export type ObjectInfo = Omit<ObjectText, 'text'>;
 export interface ObjectSource {
   /** Objects with their verbatim source text. Unknown ids are absent from the map. */
   objects(ids: string[]): Map<string, ObjectText>;
+  /**
+   * Objects without their text, for ranking and companions (only the objects that render need their text, and
+   * reading a text can mean reading its whole file). Unknown ids are absent. Without it, `objects` is used.
+   */
+  infos?(ids: string[]): Map<string, ObjectInfo>;
   /** All objects of one fiber (file path), without text, for the companion step when no retrieved non-core object qualifies. */
   fiberObjects(path: string): ObjectInfo[];
 }

@@ -14,6 +14,7 @@ export interface ObjectWithText extends CodeObject {
  */
 export function storeObjectSource(db: DB): {
   objects(ids: string[]): Map<string, ObjectWithText>;
+  infos(ids: string[]): Map<string, CodeObject>;
   fiberObjects(path: string): CodeObject[];
 } {
   const textOf = prepared(db, 'SELECT t.text FROM file_texts t JOIN files f ON f.id = t.file_id WHERE f.path = ?', 'pluck');
@@ -32,6 +33,7 @@ export function storeObjectSource(db: DB): {
       for (const [id, o] of getObjects(db, ids)) out.set(id, { ...o, text: linesOf(o.path).slice(o.startLine - 1, o.endLine).join('\n') });
       return out;
     },
+    infos: (ids) => getObjects(db, ids),
     fiberObjects: (path) => fiberObjects(db, path),
   };
 }

@@ -6,6 +6,7 @@ import {
   configError, configModule, handleRequest, logLine, main, memorySource, obj, parseConfig, repo, startServer, view,
 } from './fixtures.ts';
 import type { Candidate } from '../../indexer/types.ts';
+import type { ObjectText } from '../../allocator/types.ts';
 
 function select(query: string, candidates: Candidate[], slots = { core: 4, companion: 1 }, objects = repo) {
   const source = memorySource(objects);
@@ -34,7 +35,7 @@ describe('core and companion rule', () => {
     // configModule (lines 1-25) also shares "config" and comes first by line, but it contains parseConfig.
     expect(s.selected.map((x) => x.position.objectId)).toEqual(['cfg.parse', 'srv.start', 'cfg.error']);
     expect(s.companions[0]).toMatchObject({ reason: 'shared-tokens', origin: 'fiber', score: 0, sharedTokens: ['config'] });
-    expect(s.texts.get('cfg.error')?.text).toBe(configError.text);
+    expect((s.texts.get('cfg.error') as ObjectText | undefined)?.text).toBe(configError.text);
     expect(configModule.startLine).toBeLessThan(configError.startLine);
   });
 

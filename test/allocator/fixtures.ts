@@ -10,6 +10,7 @@ export function memorySource(objects: readonly ObjectText[]): ObjectSource {
   const byId = new Map(objects.map((o) => [o.id, o]));
   return {
     objects: (ids) => new Map(ids.filter((id) => byId.has(id)).map((id) => [id, byId.get(id)!])),
+    infos: (ids) => new Map(ids.filter((id) => byId.has(id)).map((id) => { const { text: _text, ...info } = byId.get(id)!; return [id, info]; })),
     fiberObjects: (path) =>
       objects.filter((o) => o.path === path).map(({ text: _text, ...info }): ObjectInfo => info),
   };

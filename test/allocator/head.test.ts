@@ -85,6 +85,22 @@ describe('heads of objects found through structure', () => {
   });
 });
 
+describe('texts are read only for what renders', () => {
+  it('ranks and picks companions from objects without text; reads the texts of the slots and of the heads it lists', () => {
+    const objects = Array.from({ length: 40 }, (_, k) => fn(`f${k}`, `pkg/m${k % 8}.py`, 6));
+    const asked: string[][] = [];
+    const base = memorySource(objects);
+    const source = { ...base, objects: (ids: string[]) => (asked.push(ids), base.objects(ids)) };
+    const prose = allocate('f0 f1', objects.map((o, k) => view(o, 40 - k)), source, tok, { budget: 4096 });
+    expect(asked.flat().length).toBe(prose.blocks.length);
+    expect(prose.blocks.length).toBe(5);
+    asked.length = 0;
+    const code = allocate('from pkg import f0', objects.map((o, k) => structural(view(o, 40 - k))), source, tok, { budget: 4096 });
+    expect(code.blocks.filter((b) => b.role === 'interface').length).toBe(35);
+    expect(new Set(asked.flat()).size).toBe(40);
+  });
+});
+
 describe('retrieval depth', () => {
   it('retrieves enough views for K slots, and with heads on enough objects for the fill to use the budget', () => {
     expect(retrievalDepth(parseAllocateOptions({ budget: 1024 }))).toBe(50);

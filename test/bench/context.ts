@@ -1,11 +1,15 @@
 // Benchmark of `allot context` latency on an indexed tree (not a test).
 //
 //   npm run bench:context -- DIR [--queries 200] [--budget 4096] [--cli 20]
+//                            [--retrievers bm25,structural,hybrid] [--code-tasks TASKS.jsonl]
 //
 // Queries are drawn deterministically from the tree's own identifiers and
 // docstrings (every k-th object). Warm in-process latency: one store, repeated
 // `buildContext` calls after a warm-up pass; through the CLI: real `allot
-// context` processes (start-up included), fewer of them.
+// context` processes (start-up included), fewer of them. --retrievers times each
+// retriever named (default bm25); --code-tasks adds code queries, the `query`
+// fields of an `allot eval gen-crossfile` file (a file's imports and the lines
+// before a position), where the structural retriever's heads apply.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,13 +17,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildContext } from '../../allocator/context.ts';
 import { indexRepository } from '../../indexer/index-repository.ts';
-import { bm25Retriever } from '../../indexer/retrieve/bm25.ts';
+import { retrieverFor, RETRIEVER_NAMES, type RetrieverName } from '../../indexer/retrieve/select.ts';
 import { storeObjectSource } from '../../indexer/store/object-source.ts';
 import { openStore } from '../../indexer/store/open.ts';
 import { percentile } from './measure.ts';
 import { drawQueries } from './queries.ts';
 
 const BIN = fileURLToPath(new URL('../../client/bin/allot.js', import.meta.url));
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -42,18 +51,30 @@ async function main() {
     const s = await indexRepository({ repo: root, db: dbFile });
     const db = openStore(dbFile, { readonly: true });
     const queries = drawQueries(db, n);
-    const retriever = bm25Retriever(db);
+    const codeTasks = flag('code-tasks');
+    const codeQueries = codeTasks
+      ? fs.readFileSync(codeTasks, 'utf8').trim().split('\n').slice(0, n).map((l) => (JSON.parse(l) as { query: string }).query)
+      : [];
+    const names = (flag('retrievers') ?? 'bm25').split(',') as RetrieverName[];
+    for (const name of names) if (!RETRIEVER_NAMES.includes(name)) throw new Error(`unknown retriever ${name}`);
     const source = storeObjectSource(db);
-    for (const q of queries) buildContext(q, retriever, storeObjectSource(db), { budget }); // warm-up
-    const times: number[] = [];
-    let tokens = 0;
-    for (const q of queries) {
-      const t = performance.now();
-      const a = buildContext(q, retriever, storeObjectSource(db), { budget });
-      times.push(performance.now() - t);
-      tokens += a.totalTokens;
+    const rows: { name: string; kind: string; times: number[]; tokens: number }[] = [];
+    for (const name of names) {
+      const retriever = await retrieverFor(db, name);
+      for (const [kind, qs] of [['identifiers and docstrings', queries], ['code (cross-file task queries)', codeQueries]] as const) {
+        if (!qs.length) continue;
+        for (const q of qs) buildContext(q, retriever, source, { budget }); // warm-up
+        const times: number[] = [];
+        let tokens = 0;
+        for (const q of qs) {
+          const t = performance.now();
+          const a = buildContext(q, retriever, source, { budget });
+          times.push(performance.now() - t);
+          tokens += a.totalTokens;
+        }
+        rows.push({ name, kind, times, tokens: tokens / qs.length });
+      }
     }
-    void source;
     db.close();
     const cli: number[] = [];
     for (const q of queries.slice(0, cliRuns)) {
@@ -65,7 +86,9 @@ async function main() {
     const f = (x: number) => `${x.toFixed(1)} ms`;
     console.log(`allot context benchmark — ${os.cpus().length} cores (${os.cpus()[0]?.model}), node ${process.version}`);
     console.log(`${root}: ${s.files} files, ${s.objects} objects; ${queries.length} queries (identifiers and docstrings), B=${budget}`);
-    console.log(`  in-process (warm)  p50 ${f(percentile(times, 50))}  p99 ${f(percentile(times, 99))}  max ${f(Math.max(...times))}  mean tokens ${(tokens / queries.length).toFixed(0)}`);
+    for (const r of rows) {
+      console.log(`  in-process (warm), ${r.name}, ${r.kind}: p50 ${f(percentile(r.times, 50))}  p99 ${f(percentile(r.times, 99))}  max ${f(Math.max(...r.times))}  mean tokens ${r.tokens.toFixed(0)}`);
+    }
     console.log(`  CLI process        p50 ${f(percentile(cli, 50))}  p99 ${f(percentile(cli, 99))}  (${cli.length} runs, start-up included)`);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
