@@ -96,7 +96,7 @@ export function defineTools(backend: Backend, host: ToolHost): ToolDefinition[] 
       name: 'get_context',
       title: 'Get code context',
       description:
-        'The code most relevant to a query, packed into a token budget: whole functions, classes and methods (one slot per object, never the same object twice), each with its path and signature and the largest query-centred window that fits. Use it before writing or changing code, with the lines around the cursor (imports included) or a description of what you need. Pass a session id to get only new evidence on repeated calls.',
+        'The code most relevant to a query, packed into a token budget: whole functions, classes and methods (one slot per object, never the same object twice), each with its path and signature and the largest query-centred window that fits; when the query is code, the objects it imports, calls or names come as their heads (declaration and first lines), and the budget left lists the heads of more of them. Use it before writing or changing code, with the lines around the cursor (imports included) or a description of what you need. Pass a session id to get only new evidence on repeated calls.',
       inputSchema: {
         query: z.string().min(1).max(10_000).describe('Code (e.g. the lines before the cursor, with the file\'s imports), identifiers, a stack trace, or a description.'),
         budget: z.number().int().min(64).max(200_000).optional().describe('Token budget of the whole context (default 4096).'),
