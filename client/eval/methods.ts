@@ -110,7 +110,8 @@ export function methodEnv(db: DB, tokenizer: Tokenizer = getTokenizer('cl100k_ba
       if (hit?.key === key) return hit.retriever;
       // The task's file is the query's own: relative imports resolve from it, and the walk never passes through it.
       const mine = own(exclusion);
-      const inner = kind === 'structural' ? mine : hybridRetriever([{ retriever: mine, weight: 2 }, { retriever: bm25Retriever(db), weight: 1 }]);
+      // `hybrid` is `--retriever hybrid` on an index without vectors, exactly.
+      const inner = kind === 'structural' ? mine : hybridOf(mine, bm25Retriever(db), null, { codeFile: exclusion?.path });
       const retriever = excludingRetriever(inner, exclusion);
       structural.set(kind, { key, retriever });
       return retriever;

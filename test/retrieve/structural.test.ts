@@ -7,7 +7,8 @@ import { bm25Retriever } from '../../indexer/retrieve/bm25.ts';
 import { parseFrames } from '../../indexer/retrieve/frames.ts';
 import { buildGraph, personalizedPageRank } from '../../indexer/retrieve/graph.ts';
 import { loadQueryLanguages, readQuery } from '../../indexer/retrieve/query-reading.ts';
-import { retrieverFor } from '../../indexer/retrieve/select.ts';
+import type { Retriever } from '../../indexer/retrieve/retriever.ts';
+import { hybridOf, retrieverFor } from '../../indexer/retrieve/select.ts';
 import { storeObjectSource } from '../../indexer/store/object-source.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
 import { indexInPlace, tempDir, writeTree } from '../helpers/repo.ts';
@@ -90,6 +91,19 @@ describe('personalized PageRank', () => {
       const ppr = personalizedPageRank(buildGraph(ids, order), seeds, { epsilon: 1e-7 });
       ids.forEach((_, i) => expect(ppr.get(i) ?? 0).toBeCloseTo(exact[i], 4));
     }
+  });
+});
+
+describe('the default fusion', () => {
+  it('asks BM25 for a quarter of the depth on code queries (structure supplies the heads), the full depth on prose', () => {
+    const asked: Record<string, number[]> = { structural: [], bm25: [] };
+    const scripted = (name: 'structural' | 'bm25'): Retriever => ({ name, retrieve: (_q, k) => (asked[name].push(k), []) });
+    const hybrid = hybridOf(scripted('structural'), scripted('bm25'), null);
+    hybrid.retrieve('from shop.pricing import apply_discount\n\ntotal = ', 64);
+    hybrid.retrieve('where are discounts applied', 64);
+    hybridOf(scripted('structural'), scripted('bm25'), null, { codeFile: 'web/app.py' }).retrieve('where are discounts applied', 64);
+    hybrid.retrieve('import x', 20);
+    expect(asked).toEqual({ structural: [64, 64, 64, 20], bm25: [16, 64, 16, 10] });
   });
 });
 
