@@ -139,6 +139,37 @@ export function methodEnv(db: DB, tokenizer: Tokenizer = getTokenizer('cl100k_ba
   };
 }
 
+/** A prepared method whose every context comes with its latency. */
+export interface Timed {
+  /** The context at a budget and its milliseconds: preparation, rendering, and its retrieval even when memoised. */
+  render(budget: number): { ctx: EvalContext; ms: number };
+  /** `Prepared.retrieved`, after `render`: the retrieval it repeats is memoised and charged to no latency. */
+  retrieved(budget: number): { path: string; startLine: number; endLine: number }[];
+}
+
+/**
+ * Prepares a method for one query with honest latencies: a memoised retrieval is charged what it cost (see
+ * `SharedRetriever`), so every budget's latency includes its retrieval, whichever method or budget ran it first.
+ */
+export function timed(env: MethodEnv, m: Method, query: string, exclusion: Exclusion | null): Timed {
+  env.charged();
+  const t0 = performance.now();
+  const prepared = m.prepare(env, query, exclusion);
+  const prepMs = performance.now() - t0 + env.charged();
+  return {
+    render(budget) {
+      const t1 = performance.now();
+      const ctx = prepared.render(budget);
+      return { ctx, ms: prepMs + (performance.now() - t1) + env.charged() };
+    },
+    retrieved(budget) {
+      const units = prepared.retrieved(budget);
+      env.charged();
+      return units;
+    },
+  };
+}
+
 function fromAllocation(a: Allocation): EvalContext {
   return {
     totalTokens: a.totalTokens,
@@ -163,18 +194,13 @@ function allocation(name: string, description: string, options: AllocateOptionsI
         : env.dense(query, exclusion, retrieval);
       const source = storeObjectSource(env.db);
       // Retrieval is memoised per depth (see `excludingRetriever`): budgets with the same depth share it.
-      const depthAt = new Map<number, number>();
       return {
         retrieved(budget) {
-          const candidates = retriever.retrieve(query, depthAt.get(budget) ?? retrievalDepth(parseAllocateOptions({ ...options, budget })));
+          const candidates = retriever.retrieve(query, retrievalDepth(parseAllocateOptions({ ...options, budget })));
           const objects = getObjects(env.db, [...new Set(candidates.map((c) => c.objectId))]);
           return [...objects.values()].map((o) => ({ path: o.path, startLine: o.startLine, endLine: o.endLine }));
         },
-        render(budget) {
-          const a = buildContext(query, retriever, source, { ...options, budget }, env.tokenizer);
-          depthAt.set(budget, a.trace.depth!);
-          return fromAllocation(a);
-        },
+        render: (budget) => fromAllocation(buildContext(query, retriever, source, { ...options, budget }, env.tokenizer)),
       };
     },
   };

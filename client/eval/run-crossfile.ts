@@ -10,7 +10,7 @@ import path from 'node:path';
 import { openStore } from '../../indexer/store/open.ts';
 import { getTokenizer, type TokenizerName } from '../../indexer/tokenizer.ts';
 import { linesOf, recallAtK, verbatimLines } from './metrics.ts';
-import { methodEnv, type Method } from './methods.ts';
+import { methodEnv, timed, type Method } from './methods.ts';
 import { writeOutputs, type Written } from './outputs.ts';
 import type { Progress } from './progress.ts';
 import { ensureEmbedded, ensureIndexed, evalDbPath, type IndexPlace } from './repo-index.ts';
@@ -108,19 +108,10 @@ export async function runCrossfile(o: CrossfileRunOptions): Promise<RunOutcome> 
         for (const m of o.methods) {
           const budgets = o.budgets.filter((b) => !writer.has(t.id, m.name, b));
           if (!budgets.length) continue;
-          env.views(t.query, exclusion);
-          env.charged();
-          const t0 = performance.now();
-          const prepared = m.prepare(env, t.query, exclusion);
-          const prepMs = performance.now() - t0 + env.charged();
+          const prepared = timed(env, m, t.query, exclusion);
           for (const budget of budgets) {
-            const t1 = performance.now();
-            const ctx = prepared.render(budget);
-            // A memo hit is charged what the retrieval cost: every budget's latency includes its retrieval.
-            const latencyMs = prepMs + (performance.now() - t1) + env.charged();
-            // After rendering, so that the retrieval it repeats is the memoised one and costs no latency.
+            const { ctx, ms: latencyMs } = prepared.render(budget);
             const retrievedGold = recallAtK(prepared.retrieved(budget), t.gold);
-            env.charged(); // that repeat is not part of any latency
             const k = recallAtK(ctx.blocks.map((b) => ({ path: b.path, ...(b.unit ?? b) })), t.gold);
             const v = verbatimLines(gold, ctx.text);
             rows.push({

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { openStore } from '../../indexer/store/open.ts';
 import { getTokenizer, type TokenizerName } from '../../indexer/tokenizer.ts';
 import { issueMetrics, type ContextBlock } from './metrics.ts';
-import { methodEnv, type EvalContext, type Method } from './methods.ts';
+import { methodEnv, timed, type EvalContext, type Method } from './methods.ts';
 import { writeOutputs } from './outputs.ts';
 import type { Progress } from './progress.ts';
 import { ensureEmbedded, ensureIndexed, evalDbPath, type IndexPlace } from './repo-index.ts';
@@ -129,16 +129,9 @@ export async function runIssues(o: IssuesRunOptions): Promise<RunOutcome> {
           if (hasSelector) budgets.push({ key: 'selector', tokens: selectorTokens.get(t.instance_id) ?? 0 });
           const todo = budgets.filter((b) => !writer.has(t.instance_id, m.name, b.key));
           if (!todo.length) continue;
-          env.views(t.problem_statement, null);
-          env.charged();
-          const t0 = performance.now();
-          const prepared = m.prepare(env, t.problem_statement, null);
-          const prepMs = performance.now() - t0 + env.charged();
+          const prepared = timed(env, m, t.problem_statement, null);
           for (const b of todo) {
-            const t1 = performance.now();
-            const ctx = prepared.render(b.tokens);
-            // A memo hit is charged what the retrieval cost: every budget's latency includes its retrieval.
-            const ms = prepMs + performance.now() - t1 + env.charged();
+            const { ctx, ms } = prepared.render(b.tokens);
             rows.push(row(m.name, b.key, ctx, ms, b.key === 'selector' ? { budgetTokens: b.tokens } : {}));
           }
         }
