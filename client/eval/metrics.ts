@@ -160,3 +160,62 @@ export function covers(spans: readonly { startLine: number; endLine: number }[],
   }
   return next > n;
 }
+
+/** Prose metrics: what a context for an issue shows of the lines its fix edits. */
+export interface ProseMetrics {
+  /** Some block shows a line of a gold file. */
+  goldFileShown: boolean;
+  /** Some block shows a line the gold patch edits (old side). */
+  editedLineShown: boolean;
+  /** Every hunk of the gold patch has an edited line shown. */
+  allHunksShown: boolean;
+  /** Share of the gold patch's hunks with an edited line shown. */
+  hunkRecall: number;
+  hunks: number;
+}
+
+/**
+ * The prose metrics of one context. A line counts as shown when a block of its file spans it and the block's text
+ * holds the line verbatim (normalised), so a rendering that elides lines inside its span (an outline) is not
+ * credited with what it left out; a blank edited line counts when spanned. `goldFiles` are the files the fix
+ * modified; `edits` its old-side hunks (`goldEdits`).
+ */
+export function proseMetrics(
+  blocks: readonly ContextBlock[],
+  goldFiles: readonly string[],
+  edits: readonly { path: string; hunks: readonly { lines: readonly number[] }[] }[],
+  repoText: (path: string) => string | null,
+): ProseMetrics {
+  const shownBy = (b: ContextBlock) => new Set(normalizedLines(b.text));
+  const byPath = new Map<string, { block: ContextBlock; lines: Set<string> }[]>();
+  for (const b of blocks) {
+    if (b.startLine <= 0 || !b.text) continue;
+    const list = byPath.get(b.path) ?? byPath.set(b.path, []).get(b.path)!;
+    list.push({ block: b, lines: shownBy(b) });
+  }
+  const fileLines = new Map<string, string[]>();
+  const lineOf = (p: string, n: number) => {
+    if (!fileLines.has(p)) fileLines.set(p, (repoText(p) ?? '').split('\n').map(normalizeLine));
+    return fileLines.get(p)![n - 1];
+  };
+  const shown = (p: string, n: number) => {
+    const want = lineOf(p, n);
+    return (byPath.get(p) ?? []).some(({ block, lines }) =>
+      block.startLine <= n && n <= block.endLine && (want === undefined || want === '' || lines.has(want)));
+  };
+  let hunks = 0;
+  let hit = 0;
+  for (const f of edits) {
+    for (const h of f.hunks) {
+      hunks++;
+      if (h.lines.some((n) => shown(f.path, n))) hit++;
+    }
+  }
+  return {
+    goldFileShown: goldFiles.some((g) => byPath.has(g)),
+    editedLineShown: hit > 0,
+    allHunksShown: hunks > 0 && hit === hunks,
+    hunkRecall: hunks ? hit / hunks : 0,
+    hunks,
+  };
+}

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 export type BudgetKey = number | 'own' | 'selector';
 
 export interface ResultRow {
-  kind: 'crossfile' | 'issues';
+  kind: 'crossfile' | 'issues' | 'prose';
   task: string;
   repo: string;
   method: string;

@@ -11,19 +11,18 @@ import { loadQueryLanguages } from '../../indexer/retrieve/query-reading.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openStore } from '../../indexer/store/open.ts';
 import { getTokenizer, type TokenizerName } from '../../indexer/tokenizer.ts';
 import { issueMetrics, type ContextBlock } from './metrics.ts';
 import { methodEnv, timed, type EvalContext, type Method } from './methods.ts';
 import { writeOutputs } from './outputs.ts';
 import type { Progress } from './progress.ts';
-import { ensureEmbedded, ensureIndexed, evalDbPath, type IndexPlace } from './repo-index.ts';
+import { forEachIssueTree } from './issue-trees.ts';
+import { ensureEmbedded, type IndexPlace } from './repo-index.ts';
 import { ResultsWriter, readResults, type BudgetKey, type ResultRow } from './results.ts';
 import type { RunOutcome } from './run-crossfile.ts';
 import type { IssueSelector, SelectorResult } from './selectors.ts';
 import { ISSUE_METRICS, summarize, type Cell } from './summary.ts';
 import { readIssueTasks, type IssueTask } from './tasks.ts';
-import { checkoutCommit, mirrorGitDir } from './worktree.ts';
 
 export const DEFAULT_ISSUE_BUDGETS = [8192, 32768];
 export const DEFAULT_WORKTREES = path.join(os.tmpdir(), 'allot-eval-trees');
@@ -74,77 +73,38 @@ export async function runIssues(o: IssuesRunOptions): Promise<RunOutcome> {
   const selectorTokens = new Map<string, number>();
   if (hasSelector) for (const r of readResults(resultsFile)) if (r.method === o.selectors[0].name && r.budget === 'own') selectorTokens.set(r.task, r.tokens);
 
-  const byRepo = new Map<string, IssueTask[]>();
-  for (const t of tasks) {
-    const list = byRepo.get(t.repo);
-    if (list) list.push(t);
-    else byRepo.set(t.repo, [t]);
-  }
-  let done = tasks.filter((t) => !needs(t)).length;
   let computed = 0;
-  let stopped = false;
-  for (const [repo, repoTasks] of byRepo) {
-    if (!repoTasks.some(needs)) continue;
-    if (o.shouldStop?.()) { stopped = true; break; }
-    const gitDir = mirrorGitDir(o.mirrors, repo);
-    const slug = repo.replace('/', '+');
-    const tree = path.join(o.worktrees, slug, 'tree');
-    const gitIndex = path.join(o.worktrees, slug, 'git-index');
-    const dbFile = evalDbPath(tree, o);
-    for (const t of repoTasks) {
-      if (!needs(t)) continue;
-      if (o.shouldStop?.()) { stopped = true; break; }
-      const co = checkoutCommit(gitDir, tree, t.base_commit, gitIndex);
-      if (co.absent.length) o.progress.log(`${t.instance_id}: ${co.absent.length} file(s) absent from the snapshot, left out: ${co.absent.slice(0, 3).join(', ')}${co.absent.length > 3 ? ', ...' : ''}`);
-      await ensureIndexed(tree, dbFile, o.progress, `${repo}@${t.base_commit.slice(0, 8)}`, o.workers);
-      o.progress.start('issues', tasks.length, done);
-      const db = openStore(dbFile);
-      try {
-        const texts = new Map<string, string | null>();
-        const repoText = (p: string) => {
-          if (!texts.has(p)) {
-            const f = path.join(tree, p);
-            texts.set(p, fs.existsSync(f) && fs.statSync(f).isFile() ? fs.readFileSync(f, 'utf8') : null);
-          }
-          return texts.get(p)!;
-        };
-        const rows: ResultRow[] = [];
-        const row = (method: string, budget: BudgetKey, ctx: EvalContext | SelectorResult, latencyMs: number, extra: Record<string, unknown> = {}): ResultRow => ({
-          kind: 'issues', task: t.instance_id, repo: t.repo, method, budget,
-          ...issueMetrics(toBlocks(ctx), t.gold_files, repoText, ctx.text),
-          goldFiles: t.gold_files.length, blocks: ctx.blocks.length, files: new Set(ctx.blocks.map((b) => b.path)).size,
-          tokens: ctx.totalTokens, latencyMs: Math.round(latencyMs * 100) / 100, ...extra,
-        });
-        for (const s of o.selectors) {
-          if (writer.has(t.instance_id, s.name, 'own')) continue;
-          const t0 = performance.now();
-          const res = await s.select(t.problem_statement, { db, repo: tree, tokenizer });
-          rows.push(row(s.name, 'own', res, performance.now() - t0));
-          if (s === o.selectors[0]) selectorTokens.set(t.instance_id, res.totalTokens);
-        }
-        const embedder = o.methods.some((m) => m.dense) ? await ensureEmbedded(db, o.progress, repo) : null;
-        const env = methodEnv(db, tokenizer, tree, embedder);
-        for (const m of o.methods) {
-          const budgets: { key: BudgetKey; tokens: number }[] = o.budgets.map((b) => ({ key: b, tokens: b }));
-          if (hasSelector) budgets.push({ key: 'selector', tokens: selectorTokens.get(t.instance_id) ?? 0 });
-          const todo = budgets.filter((b) => !writer.has(t.instance_id, m.name, b.key));
-          if (!todo.length) continue;
-          const prepared = timed(env, m, t.problem_statement, null);
-          for (const b of todo) {
-            const { ctx, ms } = prepared.render(b.tokens);
-            rows.push(row(m.name, b.key, ctx, ms, b.key === 'selector' ? { budgetTokens: b.tokens } : {}));
-          }
-        }
-        writer.append(rows);
-        computed += rows.length;
-      } finally {
-        db.close();
-      }
-      o.progress.update(++done, t.instance_id);
+  const stopped = await forEachIssueTree(tasks, o, needs, async (t, { db, tree, repoText }) => {
+    const rows: ResultRow[] = [];
+    const row = (method: string, budget: BudgetKey, ctx: EvalContext | SelectorResult, latencyMs: number, extra: Record<string, unknown> = {}): ResultRow => ({
+      kind: 'issues', task: t.instance_id, repo: t.repo, method, budget,
+      ...issueMetrics(toBlocks(ctx), t.gold_files, repoText, ctx.text),
+      goldFiles: t.gold_files.length, blocks: ctx.blocks.length, files: new Set(ctx.blocks.map((b) => b.path)).size,
+      tokens: ctx.totalTokens, latencyMs: Math.round(latencyMs * 100) / 100, ...extra,
+    });
+    for (const s of o.selectors) {
+      if (writer.has(t.instance_id, s.name, 'own')) continue;
+      const t0 = performance.now();
+      const res = await s.select(t.problem_statement, { db, repo: tree, tokenizer });
+      rows.push(row(s.name, 'own', res, performance.now() - t0));
+      if (s === o.selectors[0]) selectorTokens.set(t.instance_id, res.totalTokens);
     }
-    o.progress.stop();
-    if (stopped) break;
-  }
+    const embedder = o.methods.some((m) => m.dense) ? await ensureEmbedded(db, o.progress, t.repo) : null;
+    const env = methodEnv(db, tokenizer, tree, embedder);
+    for (const m of o.methods) {
+      const budgets: { key: BudgetKey; tokens: number }[] = o.budgets.map((b) => ({ key: b, tokens: b }));
+      if (hasSelector) budgets.push({ key: 'selector', tokens: selectorTokens.get(t.instance_id) ?? 0 });
+      const todo = budgets.filter((b) => !writer.has(t.instance_id, m.name, b.key));
+      if (!todo.length) continue;
+      const prepared = timed(env, m, t.problem_statement, null);
+      for (const b of todo) {
+        const { ctx, ms } = prepared.render(b.tokens);
+        rows.push(row(m.name, b.key, ctx, ms, b.key === 'selector' ? { budgetTokens: b.tokens } : {}));
+      }
+    }
+    writer.append(rows);
+    computed += rows.length;
+  });
 
   const reference = hasSelector ? o.selectors[0].name : (o.methods.find((m) => m.name === 'file-bm25') ?? o.methods[0]).name;
   const summary = summarize({

@@ -70,7 +70,7 @@ export interface RepoCell extends Cell {
 }
 
 export interface Summary {
-  kind: 'crossfile' | 'issues';
+  kind: 'crossfile' | 'issues' | 'prose';
   tasks: number;
   /** Tasks of the task file left out because some cell has no row yet (an interrupted run). */
   incomplete: number;
@@ -88,7 +88,7 @@ export interface Summary {
 const num = (v: unknown): number => (typeof v === 'boolean' ? (v ? 1 : 0) : typeof v === 'number' ? v : NaN);
 
 export function summarize(opts: {
-  kind: 'crossfile' | 'issues';
+  kind: 'crossfile' | 'issues' | 'prose';
   taskIds: readonly string[];
   rows: readonly ResultRow[];
   cells: readonly Cell[];

@@ -37,6 +37,10 @@ export const IssueTaskSchema = z.looseObject({
 });
 export type IssueTask = z.infer<typeof IssueTaskSchema>;
 
+/** An issue task with its gold patch (unified diff), for the prose yardstick. */
+export const ProseTaskSchema = IssueTaskSchema.extend({ patch: z.string().min(1) });
+export type ProseTask = z.infer<typeof ProseTaskSchema>;
+
 /** Reads a JSON-lines file, checking every line against `schema`; errors name the file and line. */
 export function readJsonl<T>(file: string, schema: z.ZodType<T>): T[] {
   let text: string;
@@ -66,6 +70,7 @@ export function readJsonl<T>(file: string, schema: z.ZodType<T>): T[] {
 
 export const readCrossfileTasks = (file: string): CrossfileTask[] => unique(readJsonl(file, CrossfileTaskSchema), (t) => t.id, file);
 export const readIssueTasks = (file: string): IssueTask[] => unique(readJsonl(file, IssueTaskSchema), (t) => t.instance_id, file);
+export const readProseTasks = (file: string): ProseTask[] => unique(readJsonl(file, ProseTaskSchema), (t) => t.instance_id, file);
 
 function unique<T>(tasks: T[], key: (t: T) => string, file: string): T[] {
   const seen = new Set<string>();

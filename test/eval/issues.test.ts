@@ -45,12 +45,16 @@ beforeAll(() => {
   gitDir = path.join(root, 'mirrors/acme+shop/repo');
   fs.mkdirSync(path.dirname(gitDir), { recursive: true });
   fs.cpSync(path.join(src, '.git'), gitDir, { recursive: true });
-  const issue = (id: string, commit: string, text: string, gold: string[]) => JSON.stringify({
-    instance_id: id, repo: 'acme/shop', base_commit: commit, problem_statement: text, gold_files: gold, patch: 'never shown',
+  const issue = (id: string, commit: string, text: string, gold: string[], patch: string) => JSON.stringify({
+    instance_id: id, repo: 'acme/shop', base_commit: commit, problem_statement: text, gold_files: gold, patch,
   });
+  // The gold patches (never shown to a method): each edits one line of a gold file on the old side.
+  const fix = (file: string, at: number, old: string, now: string) => `--- a/${file}\n+++ b/${file}\n@@ -${at},1 +${at},1 @@\n-${old}\n+${now}\n`;
   fs.writeFileSync(path.join(root, 'issues.jsonl'), [
-    issue('acme__shop-1', commits[0], 'apply_discount returns too many decimals when the percent is odd', ['shop/pricing.py']),
-    issue('acme__shop-2', commits[1], 'receipt shows the cart total without the discount; Cart.total ignores percent', ['shop/receipt.py', 'shop/cart.py']),
+    issue('acme__shop-1', commits[0], 'Discount has too many decimals\n\napply_discount returns too many decimals when the percent is odd', ['shop/pricing.py'],
+      fix('shop/pricing.py', 3, '    return amount * (100 - percent) / 100', '    return round(amount * (100 - percent) / 100, 2)')),
+    issue('acme__shop-2', commits[1], 'receipt shows the cart total without the discount; Cart.total ignores percent', ['shop/receipt.py', 'shop/cart.py'],
+      fix('shop/cart.py', 6, '        return apply_discount(100, percent)', '        return apply_discount(self.amount, percent)')),
   ].join('\n') + '\n');
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -182,5 +186,39 @@ describe('allot eval issues', () => {
       ['file-bm25', 'selector', 'allGold', 'own'], ['file-bm25', 'selector', 'noGold', 'own'],
     ]);
     expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/\| method \| selector's own \| 4K \| at selector's \|/);
+  });
+});
+
+describe('allot eval prose', () => {
+  it('asks each issue as its text and as its title, and measures the edited lines shown (real process)', () => {
+    const args = ['eval', 'prose', 'issues.jsonl', '--mirrors', 'mirrors', '--worktrees', 'trees', '--index-dir', 'idx', '--out', 'out-prose',
+      '--methods', 'allocation,chunk-bm25', '--budgets', '4K'];
+    const r = allot(args, { cwd: root });
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^2 tasks, 8 new rows/);
+    const res = rows(path.join(root, 'out-prose/results.jsonl'));
+    expect(res.map((x) => [x.task, x.form, x.method])).toEqual([
+      ['acme__shop-1@text', 'text', 'allocation'], ['acme__shop-1@text', 'text', 'chunk-bm25'],
+      ['acme__shop-1@title', 'title', 'allocation'], ['acme__shop-1@title', 'title', 'chunk-bm25'],
+      ['acme__shop-2@text', 'text', 'allocation'], ['acme__shop-2@text', 'text', 'chunk-bm25'],
+      ['acme__shop-2@title', 'title', 'allocation'], ['acme__shop-2@title', 'title', 'chunk-bm25'],
+    ]);
+    for (const row of res) {
+      expect(row).toMatchObject({ kind: 'prose', repo: 'acme/shop', budget: 4096, hunks: 1 });
+      expect(row.tokens).toBeLessThanOrEqual(4096);
+    }
+    // The whole tiny repository fits in 4K chunks: the edited line is shown for the issue text.
+    expect(res.filter((x) => x.form === 'text' && x.method === 'chunk-bm25').map((x) => [x.editedLineShown, x.allHunksShown, x.goldFileShown]))
+      .toEqual([[true, true, true], [true, true, true]]);
+    for (const form of ['text', 'title']) {
+      const summary = JSON.parse(fs.readFileSync(path.join(root, `out-prose/${form}/summary.json`), 'utf8'));
+      expect(summary).toMatchObject({ kind: 'prose', tasks: 2, reference: 'allocation', methods: ['allocation', 'chunk-bm25'] });
+      expect(fs.readFileSync(path.join(root, `out-prose/${form}/report.md`), 'utf8')).toMatch(/edited line shown/);
+    }
+    expect(allot([...args, '--resume'], { cwd: root }).stdout).toMatch(/^2 tasks, 0 new rows/);
+    const bad = allot([...args, '--forms', 'text,body'], { cwd: root });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--forms takes text, title; got "body"/);
   });
 });

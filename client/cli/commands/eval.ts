@@ -9,6 +9,7 @@ import { progressBar } from '../../eval/progress.ts';
 import { DEFAULT_INDEX_DIR, ensureIndexed, evalDbPath } from '../../eval/repo-index.ts';
 import { DEFAULT_BUDGETS, runCrossfile, type RunOutcome } from '../../eval/run-crossfile.ts';
 import { DEFAULT_ISSUE_BUDGETS, DEFAULT_WORKTREES, runIssues } from '../../eval/run-issues.ts';
+import { DEFAULT_PROSE_BUDGETS, DEFAULT_PROSE_METHODS, PROSE_FORMS, runProse, type ProseForm } from '../../eval/run-prose.ts';
 import { SELECTOR_BASELINES, SELECTORS } from '../../eval/selectors.ts';
 import { writeJsonl } from '../../eval/tasks.ts';
 import { UsageError } from '../repo.ts';
@@ -58,13 +59,17 @@ function stopOnSigint(): { shouldStop: () => boolean; release: () => void } {
   return { shouldStop: () => stop, release: () => process.off('SIGINT', on) };
 }
 
-function finish(outcome: RunOutcome, json: boolean | undefined): void {
+function finish(outcome: RunOutcome, json: boolean | undefined, parts?: { label: string; written: RunOutcome['written'] }[], results?: string): void {
   const { summary, written } = outcome;
   if (json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
   else {
     process.stdout.write(`${summary.tasks} tasks, ${outcome.computed} new rows\n`);
-    process.stdout.write(`  results  ${path.join(path.dirname(written.summary), 'results.jsonl')}\n  summary  ${written.summary}\n  report   ${written.report}\n`);
-    if (written.svg) process.stdout.write(`  chart    ${written.svg}${written.png ? `, ${written.png}` : ' (no PNG: no SVG renderer found)'}\n`);
+    process.stdout.write(`  results  ${results ?? path.join(path.dirname(written.summary), 'results.jsonl')}\n`);
+    for (const { label, written: w } of parts ?? [{ label: '', written }]) {
+      const tag = label ? ` (${label})` : '';
+      process.stdout.write(`  summary  ${w.summary}${tag}\n  report   ${w.report}${tag}\n`);
+      if (w.svg) process.stdout.write(`  chart    ${w.svg}${w.png ? `, ${w.png}` : ' (no PNG: no SVG renderer found)'}${tag}\n`);
+    }
   }
   if (outcome.stopped) {
     process.stderr.write('allot: evaluation interrupted; run the same command with --resume to finish\n');
@@ -179,6 +184,43 @@ export function registerEval(program: Command): void {
           command: `allot eval ${process.argv.slice(process.argv.indexOf('eval') + 1).join(' ')}`, shouldStop: stop.shouldStop,
         }));
         finish(outcome, flags.json);
+      } finally {
+        stop.release();
+      }
+    });
+  evalCmd
+    .command('prose <tasks>')
+    .description('issues (SWE-bench format, with the gold patch) as plain-word questions: the issue text and its title alone as the context query; edited lines shown, hunks, gold files, tokens')
+    .requiredOption('--mirrors <dir>', 'folder of git directories, <dir>/<owner>+<name>/repo (as the search tool\'s fetch leaves them)')
+    .option('--worktrees <dir>', `one work tree per repository is kept here (default ${DEFAULT_WORKTREES})`)
+    .option('--out <dir>', 'results.jsonl, and per query form summary.json, report.md and the chart', 'allot-eval/prose')
+    .option('--methods <list>', `comma-separated methods (default: ${DEFAULT_PROSE_METHODS.join(',')})`)
+    .option('--budgets <list>', 'token budgets', DEFAULT_PROSE_BUDGETS.map((b) => `${b / 1024}K`).join(','))
+    .option('--forms <list>', `query forms: ${PROSE_FORMS.join(', ')}`, PROSE_FORMS.join(','))
+    .option('--limit <n>', 'only the first N issues (a quick run)', int('--limit', 1))
+    .option('--resume', 'keep results.jsonl and skip what it already has')
+    .option('--tokenizer <name>', 'cl100k_base or o200k_base', 'cl100k_base')
+    .option('--index-dir <dir>', `where evaluation indexes live (default ${DEFAULT_INDEX_DIR})`)
+    .option('--workers <n>', 'parser threads', int('--workers', 0))
+    .option('--json', 'print the first form\'s summary.json instead of the file list')
+    .action(async (tasksFile: string, flags: IndexFlags & { mirrors: string; worktrees?: string; out: string; methods?: string; budgets: string; forms: string; limit?: number; resume?: boolean; tokenizer: string; json?: boolean }) => {
+      const methods = await asUsage(() => pickMethods(flags.methods ?? DEFAULT_PROSE_METHODS.join(',')));
+      const budgets = budgetsOf(flags.budgets);
+      const forms = [...new Set(flags.forms.split(',').map((x) => x.trim()).filter(Boolean))];
+      const bad = forms.find((f) => !(PROSE_FORMS as readonly string[]).includes(f));
+      if (bad !== undefined || !forms.length) throw new UsageError(`--forms takes ${PROSE_FORMS.join(', ')}; got "${bad ?? flags.forms}"`);
+      const tokenizer = tokenizerOf(flags.tokenizer);
+      const mirrors = path.resolve(flags.mirrors);
+      if (!fs.existsSync(mirrors) || !fs.statSync(mirrors).isDirectory()) throw new UsageError(`not a directory: ${flags.mirrors}`);
+      const stop = stopOnSigint();
+      try {
+        const outcome = await asUsage(() => runProse({
+          tasksFile, mirrors, worktrees: path.resolve(flags.worktrees ?? DEFAULT_WORKTREES), out: path.resolve(flags.out),
+          methods, budgets, forms: forms as ProseForm[], limit: flags.limit, resume: !!flags.resume, tokenizer, workers: flags.workers,
+          indexDir: path.resolve(flags.indexDir ?? DEFAULT_INDEX_DIR), progress: progressBar(),
+          command: `allot eval ${process.argv.slice(process.argv.indexOf('eval') + 1).join(' ')}`, shouldStop: stop.shouldStop,
+        }));
+        finish(outcome, flags.json, outcome.forms.map((f) => ({ label: f.form, written: f.written })), path.join(path.resolve(flags.out), 'results.jsonl'));
       } finally {
         stop.release();
       }
