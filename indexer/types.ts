@@ -166,6 +166,8 @@ export interface Candidate {
    * (declaration, docstring, first lines), so the allocator renders the head, not a window matched to the query.
    */
   viaStructure?: boolean;
+  /** Found only through a plain English word of a prose query that happens to name it: fusion counts it little. */
+  weak?: boolean;
 }
 
 /** Counts shown after an index run and by status. */

@@ -9,6 +9,14 @@ export interface Weighted {
   weight: number;
 }
 
+/** What a `Candidate.weak` candidate (a plain word that happens to name the object) counts, as a share of its list's weight. */
+export const WEAK_SHARE = 0.25;
+
+export interface FusionOptions {
+  /** The first list's best object is kept among the first this many objects (a prose query trusts its words). */
+  leaderTop?: number;
+}
+
 /**
  * Fuses retrievers by weighted reciprocal rank at the object level: every
  * object scores sum(w / (rrfK + rank of the object in that list)), and each of
@@ -17,7 +25,7 @@ export interface Weighted {
  * found the object through structure.
  * @example hybridRetriever([{ retriever: structural, weight: 2 }, { retriever: bm25, weight: 1 }])
  */
-export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAULT_RRF_K): Retriever {
+export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAULT_RRF_K, opts: FusionOptions = {}): Retriever {
   return {
     name,
     async prepare(query) {
@@ -28,19 +36,26 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
       const reasons = new Map<string, string[]>();
       const views = new Map<number, Candidate>();
       const viaStructure = new Set<string>();
-      for (const { retriever, weight } of parts) {
+      let leader: string | undefined;
+      for (const [i, { retriever, weight }] of parts.entries()) {
         const ranks = new Map<string, number>();
+        const weak = new Set<string>();
         for (const c of retriever.retrieve(query, k)) {
-          if (!ranks.has(c.objectId)) ranks.set(c.objectId, ranks.size + 1);
+          if (!ranks.has(c.objectId)) {
+            ranks.set(c.objectId, ranks.size + 1);
+            if (c.weak) weak.add(c.objectId);
+          }
+          if (i === 0) leader ??= c.objectId;
           if (!views.has(c.viewId)) views.set(c.viewId, c);
           if (c.viaStructure) viaStructure.add(c.objectId);
           const rs = reasons.get(c.objectId) ?? reasons.set(c.objectId, []).get(c.objectId)!;
           if (!rs.includes(c.reason)) rs.push(c.reason);
         }
-        for (const [id, rank] of ranks) score.set(id, (score.get(id) ?? 0) + weight / (rrfK + rank));
+        for (const [id, rank] of ranks) score.set(id, (score.get(id) ?? 0) + (weight * (weak.has(id) ? WEAK_SHARE : 1)) / (rrfK + rank));
       }
+      if (opts.leaderTop && leader !== undefined) keepAmongFirst(score, leader, opts.leaderTop);
       return [...views.values()]
-        .map((c) => ({
+        .map(({ weak: _weak, ...c }) => ({
           ...c, score: score.get(c.objectId)!, reason: reasons.get(c.objectId)!.join('; '),
           ...(viaStructure.has(c.objectId) ? { viaStructure: true } : {}),
         }))
@@ -48,4 +63,12 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
         .slice(0, k);
     },
   };
+}
+
+/** Raises `id`'s score just above the `top`-th best object's when it ranks below it. */
+function keepAmongFirst(score: Map<string, number>, id: string, top: number): void {
+  const order = [...score.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const at = order.findIndex(([x]) => x === id);
+  if (at < top) return;
+  score.set(id, order[top - 1][1] * (1 + 1e-9) + 1e-12);
 }

@@ -6,6 +6,7 @@ import { hybridRetriever, type Weighted } from './fusion.ts';
 import type { Retriever } from './retriever.ts';
 import { structuralRetriever, type StructuralOptions } from './structural.ts';
 import { guessLanguage } from './query-reading.ts';
+import { readProse } from './prose-reading.ts';
 
 /** How a query is retrieved: the retriever, and the file the query comes from (resolves its relative imports). */
 export interface RetrievalOptions {
@@ -45,19 +46,54 @@ export async function retrieverFor(db: DB, name: RetrieverName = DEFAULT_RETRIEV
 }
 
 /**
- * The default fusion: structural (weight 2) and BM25 (1; on code queries at a quarter of the depth), plus dense (1)
- * for prose queries only. Measured on
- * cross-file tasks, whose queries are code, dense in the fusion never helped and cost up to 12.7 points of Recall@4K;
- * on issues, whose queries are prose, it showed gold files in significantly more of them (EVALUATION.md, issue 7).
+ * The default fusion, by what the query is (`queryKind`):
+ * - code (the lines at a cursor): structural (weight 2) and BM25 (1, at a quarter of the depth);
+ * - names (identifiers typed as such): structural (2), BM25 (1) and dense (1);
+ * - prose (mostly plain words): BM25 leads (2), structural (1) and dense (1), and BM25's best object stays among
+ *   the first three; a plain word that happens to name an object counts little there (`Candidate.weak`).
+ * Measured on cross-file tasks, whose queries are code, dense in the fusion never helped and cost up to 12.7 points
+ * of Recall@4K; on issues, whose queries are prose, it showed gold files in significantly more of them
+ * (EVALUATION.md, issue 7).
  * @example hybridOf(structural, bm25Retriever(db), null).retrieve('parse the config', 50)
  */
 export function hybridOf(structural: Retriever, bm25: Retriever, dense: Retriever | null, opts: { rrfK?: number; codeFile?: string } = {}): Retriever {
-  const parts: Weighted[] = [
-    { retriever: structural, weight: 2 },
-    { retriever: shallowOnCode(bm25, opts.codeFile), weight: 1 },
-  ];
-  if (dense) parts.push({ retriever: proseOnly(dense, opts.codeFile), weight: 1 });
-  return hybridRetriever(parts, 'hybrid', opts.rrfK);
+  const kind = (query: string) => queryKind(query, opts.codeFile);
+  const byKind = new Map<QueryKind, Retriever>();
+  const fused = (k: QueryKind): Retriever => {
+    let r = byKind.get(k);
+    if (r) return r;
+    const parts: Weighted[] = k === 'prose'
+      ? [{ retriever: bm25, weight: 2 }, { retriever: structural, weight: 1 }]
+      : [{ retriever: structural, weight: 2 }, { retriever: k === 'code' ? shallow(bm25) : bm25, weight: 1 }];
+    if (dense && k !== 'code') parts.push({ retriever: dense, weight: 1 });
+    r = hybridRetriever(parts, 'hybrid', opts.rrfK, k === 'prose' ? { leaderTop: PROSE_LEADER_TOP } : {});
+    byKind.set(k, r);
+    return r;
+  };
+  return {
+    name: 'hybrid',
+    prepare: async (query) => fused(kind(query)).prepare?.(query),
+    retrieve: (query, k) => fused(kind(query)).retrieve(query, k),
+  };
+}
+
+/** Where BM25's best object stays on a prose query: within the core slots (K = 5 by default). */
+const PROSE_LEADER_TOP = 3;
+
+/** What a query is, for fusion: the lines at a cursor, identifiers typed as such, or a question in words. */
+export type QueryKind = 'code' | 'names' | 'prose';
+
+let lastKind: { query: string; kind: Exclude<QueryKind, 'code'> | 'guess' } | undefined;
+/**
+ * A query from a code file is code; otherwise one that is mostly plain words is prose (even when it quotes code),
+ * one that reads as code is code, and the rest are names.
+ * @example queryKind('how are cookies signed') // 'prose'
+ */
+export function queryKind(query: string, codeFile?: string): QueryKind {
+  if (codeFile !== undefined) return 'code';
+  if (lastKind?.query !== query) lastKind = { query, kind: readProse(query).mostlyProse ? 'prose' : 'guess' };
+  if (lastKind.kind !== 'guess') return lastKind.kind;
+  return guessLanguage(query) !== null ? 'code' : 'names';
 }
 
 /**
@@ -69,25 +105,11 @@ export function hybridOf(structural: Retriever, bm25: Retriever, dense: Retrieve
 const CODE_BM25_SHARE = 4;
 const MIN_CODE_BM25 = 10;
 
-/** BM25 at full depth for prose, at a share of it for code (a query from a code file, or that reads as code). */
-function shallowOnCode(inner: Retriever, codeFile: string | undefined): Retriever {
+/** BM25 at a share of the depth (a code query's). */
+function shallow(inner: Retriever): Retriever {
   return {
     name: inner.name,
     prepare: async (query) => inner.prepare?.(query),
-    retrieve: (query, k) => inner.retrieve(query, isCodeQuery(query, codeFile) ? Math.min(k, Math.max(MIN_CODE_BM25, Math.ceil(k / CODE_BM25_SHARE))) : k),
-  };
-}
-
-const isCodeQuery = (query: string, codeFile: string | undefined): boolean => codeFile !== undefined || guessLanguage(query) !== null;
-
-/** A retriever that answers prose queries and stays silent on code (a query from a code file, or that reads as code). */
-function proseOnly(inner: Retriever, codeFile: string | undefined): Retriever {
-  const isCode = (query: string) => isCodeQuery(query, codeFile);
-  return {
-    name: inner.name,
-    prepare: async (query) => {
-      if (!isCode(query)) await inner.prepare?.(query);
-    },
-    retrieve: (query, k) => (isCode(query) ? [] : inner.retrieve(query, k)),
+    retrieve: (query, k) => inner.retrieve(query, Math.min(k, Math.max(MIN_CODE_BM25, Math.ceil(k / CODE_BM25_SHARE)))),
   };
 }

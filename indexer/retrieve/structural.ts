@@ -6,7 +6,8 @@ import { prepared, type DB } from '../store/open.ts';
 import type { Candidate, CodeLanguage, ExtractedReference, ObjectKind, ViewKind } from '../types.ts';
 import { personalizedPageRank } from './graph.ts';
 import type { LoadedLanguage } from '../languages/registry.ts';
-import { loadQueryLanguages, readQuery } from './query-reading.ts';
+import { STOP_WORDS, type TermShape } from './prose-reading.ts';
+import { loadQueryLanguages, readQuery, type QueryReading } from './query-reading.ts';
 import type { Retriever } from './retriever.ts';
 import { structureOf } from './structure-cache.ts';
 import type { Structure } from './structure.ts';
@@ -21,6 +22,12 @@ const WEIGHT = {
   module: 0.5,
   named: 0.8,
 };
+/**
+ * In a query read as words, how much a name counts by how it is written: an identifier fully; a capitalised word
+ * (a class, perhaps) half; a plain English word that happens to name something (`route`, `files`, `parse`) only as
+ * a weak signal, which never seeds the graph walk and counts little in fusion (`Candidate.weak`).
+ */
+const SHAPE_SHARE: Record<TermShape, number> = { identifier: 1, name: 0.5, word: 0.125 };
 /** Graph neighbours rank below every seed: their scores are scaled into (0, NEIGHBOUR_SCALE]. */
 const NEIGHBOUR_SCALE = 0.5;
 const MAX_DEFINITIONS_PER_NAME = 3;
@@ -31,6 +38,8 @@ interface Seed {
   reason: string;
   /** Found at a line (a traceback frame): the line, not the head, is what matters. */
   atLine?: boolean;
+  /** Only a plain word of a prose query points at it. */
+  weak?: boolean;
 }
 
 export interface StructuralOptions {
@@ -68,7 +77,8 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
       const seedIndex = new Map<number, number>();
       for (const [id, seed] of seeds) {
         const i = s.graph.index.get(id);
-        if (i !== undefined) seedIndex.set(i, seed.score);
+        // A plain word is too weak a pointer to walk from: its neighbourhood would flood the list.
+        if (i !== undefined && !seed.weak) seedIndex.set(i, seed.score);
       }
       // The query's own file is a dead end for the walk: its later lines are not evidence for its earlier ones.
       const own = opts.path ? s.byFile.get(normalizePath(opts.path)) : undefined;
@@ -76,9 +86,9 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
       const ppr = personalizedPageRank(s.graph, seedIndex, { blocked });
       // Break ties between equally strong seeds (a file imports dozens of names) by the words near the end of the query.
       const affinity = seedAffinity(s, seeds, reading);
-      for (const r of ranked) r.score += affinity.get(r.id) ?? 0;
+      for (const r of ranked) r.score += (affinity.get(r.id) ?? 0) * (r.weak ? SHAPE_SHARE.word : 1);
       let max = 0;
-      for (const [i, v] of ppr) if (!seedIndex.has(i) && v > max) max = v;
+      for (const [i, v] of ppr) if (!seeds.has(s.graph.ids[i]) && v > max) max = v;
       const ids = s.graph.ids;
       for (const [i, mass] of [...ppr.entries()].sort((a, b) => b[1] - a[1] || (ids[a[0]] < ids[b[0]] ? -1 : 1))) {
         const id = ids[i];
@@ -98,6 +108,7 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
           viewId: v.id, objectId: r.id, fiber: o.path, path: o.path, objectName: o.qualifiedName, objectKind: o.kind as ObjectKind,
           viewKind: v.kind, startLine: v.startLine, endLine: v.endLine, score: r.score, reason: `structural: ${r.reason}`,
           ...(code && !r.atLine ? { viaStructure: true } : {}),
+          ...(r.weak ? { weak: true } : {}),
         });
       }
       return out;
@@ -109,7 +120,7 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
  * A bonus in [0, 1] per seed: the share of its name's parts found in the query's code, lines near the end
  * counting most. (PageRank mass from the other seeds was tried too and added nothing on cross-file tasks.)
  */
-function seedAffinity(s: Structure, seeds: Map<string, Seed>, reading: ReturnType<typeof readQuery>): Map<string, number> {
+function seedAffinity(s: Structure, seeds: Map<string, Seed>, reading: QueryReading): Map<string, number> {
   const out = new Map<string, number>();
   if (!reading.recentParts.size) return out;
   for (const id of seeds.keys()) {
@@ -123,17 +134,17 @@ function seedAffinity(s: Structure, seeds: Map<string, Seed>, reading: ReturnTyp
 }
 
 /** Objects the query points at directly, with the strongest reason for each. */
-function seedObjects(s: Structure, reading: ReturnType<typeof readQuery>, path?: string): Map<string, Seed> {
+function seedObjects(s: Structure, reading: QueryReading, path?: string): Map<string, Seed> {
   const seeds = new Map<string, Seed>();
   const here = path ? normalizePath(path) : null;
-  const add = (id: string | undefined, score: number, reason: string, atLine = false) => {
+  const add = (id: string | undefined, score: number, reason: string, atLine = false, weak = false) => {
     if (!id) return;
     const o = s.objects.get(id);
     if (!o || (here && o.path === here)) return;
     // A whole module is a weak pointer: its file is too big to be "the" definition.
     const weight = o.kind === 'module' || o.kind === 'file' ? Math.min(score, WEIGHT.module) : score;
     const prev = seeds.get(id);
-    if (!prev || prev.score < weight) seeds.set(id, { score: weight, reason, ...(atLine ? { atLine } : {}) });
+    if (!prev || prev.score < weight) seeds.set(id, { score: weight, reason, ...(atLine ? { atLine } : {}), ...(weak ? { weak } : {}) });
   };
   const language: CodeLanguage | null = reading.language;
   const queryPath = here ?? `__query__${language ? LANGUAGE_SPECS[language].extensions[0] : '.txt'}`;
@@ -175,11 +186,46 @@ function seedObjects(s: Structure, reading: ReturnType<typeof readQuery>, path?:
     }
   }
   for (const p of reading.paths) for (const file of bySuffix(p).slice(0, 2)) add(s.byFile.get(file)?.find((id) => s.objects.get(id)!.parentId === null), WEIGHT.path, `path ${p} named in the query`);
+  // Code names what it uses; a question names things only where it writes them as identifiers.
+  const words = reading.language === null || reading.prose.mostlyProse;
+  const shapeOf = shapesOf(reading);
   for (const name of reading.identifiers) {
     if (name.length < 3 || NOISE.has(name.toLowerCase())) continue;
+    const shape = words ? shapeOf(name) : 'identifier';
+    if (words && shape !== 'identifier' && STOP_WORDS.has(name.toLowerCase())) continue;
     const defs = s.byName.get(name);
     if (!defs || defs.length > MAX_DEFINITIONS_PER_NAME) continue;
-    for (const id of defs) if (!seeds.has(id)) add(id, WEIGHT.named / defs.length, `defines ${name}, named in the query`);
+    const share = SHAPE_SHARE[shape];
+    const split = words ? byDegree(s, defs) : defs.map(() => 1 / defs.length);
+    defs.forEach((id, k) => {
+      if (!seeds.has(id)) add(id, WEIGHT.named * share * split[k], `defines ${name}, named in the query`, false, shape === 'word');
+    });
+  }
+  // Adjacent plain words spelled as one identifier (`parse expr` -> `parse_expr`): the question names it after all.
+  if (words) {
+    for (const name of reading.prose.joined) {
+      const defs = s.byName.get(name);
+      if (!defs || defs.length > MAX_DEFINITIONS_PER_NAME) continue;
+      const split = byDegree(s, defs);
+      defs.forEach((id, k) => add(id, WEIGHT.named * split[k], `defines ${name}, the query's words joined`));
+    }
   }
   return seeds;
+}
+
+/** The shape of each identifier of a query read as words (`identifier` when it is written as one anywhere). */
+function shapesOf(reading: QueryReading): (name: string) => TermShape {
+  const best = new Map<string, TermShape>();
+  for (const t of reading.prose.terms) if (t.shape === 'name' || !best.has(t.text)) best.set(t.text, t.shape);
+  return (name) => (reading.prose.shaped.has(name) ? 'identifier' : best.get(name) ?? 'word');
+}
+
+/**
+ * Shares of one name's definitions, by how connected each is (1 + ln(1 + degree) in the reference graph): a question
+ * naming `parse_expr` more likely means the one the repository uses everywhere than a private twin.
+ */
+function byDegree(s: Structure, defs: readonly string[]): number[] {
+  const w = defs.map((id) => 1 + Math.log1p(s.graph.adjacency[s.graph.index.get(id) ?? -1]?.length ?? 0));
+  const total = w.reduce((a, b) => a + b, 0);
+  return w.map((x) => x / total);
 }

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { hybridRetriever } from '../../indexer/retrieve/fusion.ts';
+import { joinedForms, readProse } from '../../indexer/retrieve/prose-reading.ts';
+import type { Retriever } from '../../indexer/retrieve/retriever.ts';
+import { hybridOf, queryKind } from '../../indexer/retrieve/select.ts';
+import type { Candidate } from '../../indexer/types.ts';
+
+// Queries the way people type them (prose, identifiers, mixed, code), with how each must be read.
+const TABLE: { query: string; kind: 'prose' | 'names' | 'code'; shaped?: string[]; words?: string[]; joined?: string[]; tests?: boolean }[] = [
+  { query: 'parse expr', kind: 'prose', words: ['parse', 'expr'], joined: ['parse_expr', 'parseExpr', 'ParseExpr'] },
+  { query: 'how are route parameters parsed', kind: 'prose', words: ['route', 'parameters', 'parsed'], joined: ['route_parameters', 'parameters_parsed'] },
+  { query: 'how does ripgrep detect binary files', kind: 'prose', words: ['ripgrep', 'detect', 'binary', 'files'], joined: ['detect_binary', 'detectBinary'] },
+  { query: 'How are cookies signed?', kind: 'prose', words: ['cookies', 'signed'] },
+  { query: 'how are dates formatted', kind: 'prose', words: ['dates', 'formatted'] },
+  { query: 'walk directory in parallel', kind: 'prose', words: ['walk', 'directory', 'parallel'], joined: ['walk_directory'] },
+  { query: 'middleware for CORS', kind: 'prose', words: ['middleware', 'CORS'] },
+  { query: 'parseConfigFile', kind: 'names', shaped: ['parseConfigFile'] },
+  { query: 'parse_expr', kind: 'names', shaped: ['parse_expr'] },
+  { query: 'sympy.parsing.sympy_parser', kind: 'names', shaped: ['sympy.parsing.sympy_parser', 'sympy_parser'] },
+  { query: 'HonoRequest param', kind: 'names', shaped: ['HonoRequest'], words: ['param'] },
+  { query: 'why does `autodoc_typehints` ignore the Sphinx config', kind: 'prose', shaped: ['autodoc_typehints'], words: ['ignore', 'config'] },
+  { query: 'Dataset.update causes chunked dask DataArray to evaluate its values eagerly', kind: 'prose', shaped: ['Dataset.update', 'DataArray'], words: ['chunked', 'eagerly'] },
+  { query: 'how does parse_expr handle evaluate=False', kind: 'names', shaped: ['parse_expr', 'evaluate'], words: ['handle'] },
+  { query: 'test_parse_expr fails on py3.12', kind: 'prose', shaped: ['test_parse_expr'], tests: true },
+  { query: 'from shop.pricing import apply_discount\n\ntotal = apply_discount(', kind: 'code', shaped: ['apply_discount', 'shop', 'pricing'] },
+  { query: 'def total(self):\n    return sum(x.price for x in self.items)', kind: 'code', shaped: ['total', 'price', 'items'] },
+  {
+    query: 'Language card is wrong when layout=compact\n\nThe top languages card cuts the last language off and the percentages do not add up when the compact layout is set:\n\n```js\nconst card = renderTopLanguages(langs, { layout: "compact" });\n```\nIt works with the normal layout.',
+    kind: 'prose', shaped: ['renderTopLanguages'], words: ['card', 'wrong', 'percentages'],
+  },
+  { query: 'Traceback (most recent call last):\n  File "shop/cart.py", line 19, in total\n    return apply_discount(self.subtotal(), pct)\nValueError: percent out of range', kind: 'names', shaped: ['apply_discount', 'subtotal'] },
+];
+
+describe('reading a query as words', () => {
+  for (const row of TABLE) {
+    it(`${JSON.stringify(row.query.slice(0, 60))}: ${row.kind}`, () => {
+      const r = readProse(row.query);
+      expect(queryKind(row.query)).toBe(row.kind);
+      for (const s of row.shaped ?? []) expect([...r.shaped]).toContain(s);
+      const words = r.terms.filter((t) => t.shape !== 'identifier').map((t) => t.text);
+      for (const w of row.words ?? []) expect(words).toContain(w);
+      for (const s of row.shaped ?? []) expect(words).not.toContain(s);
+      for (const j of row.joined ?? []) expect(r.joined).toContain(j);
+      expect(r.asks.tests).toBe(row.tests ?? false);
+    });
+  }
+
+  it('joins only adjacent plain words of one sentence, never across punctuation, stop words or identifiers', () => {
+    expect(joinedForms('parse', 'Expr')).toEqual(['parse_expr', 'parseExpr', 'ParseExpr', 'PARSE_EXPR']);
+    expect(readProse('parse, expr').joined).toEqual([]);
+    expect(readProse('parse the expr').joined).toEqual([]);
+    expect(readProse('it fails to parse. Expr is fine').joined).toEqual([]);
+    expect(readProse('parse `expr` now').joined).toEqual([]);
+  });
+
+  it('tells a capitalised word inside a sentence (a name) from one opening it', () => {
+    const r = readProse('Parsing fails when Dataset is empty');
+    expect(r.terms).toEqual([
+      { text: 'Parsing', shape: 'word' }, { text: 'fails', shape: 'word' }, { text: 'Dataset', shape: 'name' }, { text: 'empty', shape: 'word' },
+    ]);
+  });
+
+  it('knows when a query asks for tests or documentation', () => {
+    expect(readProse('which tests cover the router').asks).toEqual({ tests: true, docs: false });
+    expect(readProse('see tests/test_router.py').asks.tests).toBe(true);
+    expect(readProse('an example of a custom router in the docs').asks).toEqual({ tests: false, docs: true });
+    expect(readProse('how is the router built').asks).toEqual({ tests: false, docs: false });
+  });
+});
+
+const cand = (objectId: string, extra: Partial<Candidate> = {}): Candidate => ({
+  viewId: [...objectId].reduce((a, c) => a * 31 + c.charCodeAt(0), 7), objectId, fiber: `${objectId}.py`, path: `${objectId}.py`,
+  objectName: objectId, objectKind: 'function', viewKind: 'signature', startLine: 1, endLine: 1, score: 1, reason: 'scripted', ...extra,
+});
+const scripted = (name: string, list: Candidate[]): Retriever => ({ name, retrieve: (_q, k) => list.slice(0, k) });
+const order = (r: Retriever, q: string) => [...new Set(r.retrieve(q, 50).map((c) => c.objectId))];
+
+describe('fusion on prose', () => {
+  it('keeps BM25\'s best hit among the first three objects, whatever the other lists agree on', () => {
+    const bm25 = scripted('bm25', ['lead', 'b', 'c', 'd', 'e'].map((id) => cand(id)));
+    const structural = scripted('structural', ['b', 'c', 'd', 'x'].map((id) => cand(id)));
+    const dense = scripted('dense', ['c', 'd', 'b', 'y'].map((id) => cand(id)));
+    const prose = hybridOf(structural, bm25, dense);
+    const got = order(prose, 'where are discounts applied to the cart');
+    expect(got.indexOf('lead')).toBeLessThan(3);
+    expect(got.indexOf('lead')).toBeGreaterThanOrEqual(0);
+    // Plain reciprocal-rank fusion of the same lists (no leader) pushes it out of the first three.
+    const plain = hybridRetriever([{ retriever: bm25, weight: 2 }, { retriever: structural, weight: 1 }, { retriever: dense, weight: 1 }]);
+    expect(order(plain, 'q').indexOf('lead')).toBeGreaterThanOrEqual(3);
+  });
+
+  it('counts a plain word that happens to name an object little: it never floods the fused list', () => {
+    const bm25 = scripted('bm25', ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((id) => cand(id)));
+    const structural = scripted('structural', ['w1', 'w2', 'w3', 'w4', 'w5'].map((id) => cand(id, { weak: true })));
+    const got = order(hybridOf(structural, bm25, null), 'how are route parameters parsed');
+    expect(got.slice(0, 6)).toEqual(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+    // The same structural list found through identifiers leads the fusion of a names query.
+    const strong = scripted('structural', ['w1', 'w2', 'w3', 'w4', 'w5'].map((id) => cand(id)));
+    expect(order(hybridOf(strong, bm25, null), 'routeParams parseRoute').slice(0, 2)).toEqual(['w1', 'w2']);
+  });
+});
