@@ -1,6 +1,7 @@
 import { discoverFiles } from './discover.ts';
 import { DEFAULT_MAX_FILE_BYTES, type FileOutcome } from './extract/extract-file.ts';
 import { createParsePool, LARGE_FILE_BYTES } from './parse-pool.ts';
+import { ftsStatistics, rebuildFts } from './store/fts.ts';
 import { openStore, type DB } from './store/open.ts';
 import { storeCounts } from './store/read.ts';
 import { resolveStore } from './store/resolution.ts';
@@ -153,6 +154,12 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
     }
     phases.resolve = (performance.now() - mark) / 1000;
     const counts = storeCounts(db);
+    // A safety net, never expected to fire: full-text statistics counting other rows than the views would skew BM25.
+    const ftsRows = ftsStatistics(db).rows;
+    if (ftsRows !== counts.views) {
+      db.transaction(() => rebuildFts(db))();
+      problems.push({ path: '.', message: `full-text index counted ${ftsRows} rows for ${counts.views} views: rebuilt` });
+    }
     progress({ phase: 'done', done: todo.length, total: todo.length });
     return {
       files: counts.files,

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureFtsLayout } from './fts.ts';
 
 export type DB = Database.Database;
 
@@ -115,6 +116,8 @@ export function openStore(file: string, opts: { readonly?: boolean } = {}): DB {
         })();
       }
     }
+    // Full-text rows built with another layout (a migration recreated the table) are rebuilt from the views.
+    if (!opts.readonly) ensureFtsLayout(db);
     return db;
   } catch (err) {
     db.close();

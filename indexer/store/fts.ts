@@ -1,0 +1,139 @@
+import { identifierParts, splitIdentifier } from '../identifiers.ts';
+import type { ObjectKind, ViewKind } from '../types.ts';
+import type { DB } from './open.ts';
+
+/**
+ * The one place that writes `views_fts`: which columns a view's row holds (`ftsColumns`), and the insert and delete
+ * of rows. The table is contentless (the text lives once, in `file_texts`), and a contentless row is deleted with
+ * FTS5's 'delete' command given exactly the values it was inserted with: that is what keeps BM25's statistics (row
+ * count, column lengths) those of the rows that exist, so an index after any edits ranks as a fresh one.
+ * (`contentless_delete = 1` deletes by rowid, but leaves the deleted rows in the statistics for good.)
+ * Every writer goes through here, never through SQL of its own.
+ */
+
+/**
+ * The version of what `ftsColumns` produces and of the table's definition. Bump it (with a migration that deletes
+ * `state.fts_layout`, or that recreates the table) whenever either changes: rows inserted by other code cannot be
+ * deleted by this code, so the store rebuilds every row (`ensureFtsLayout`) when the stored layout differs.
+ */
+export const FTS_LAYOUT = '1';
+
+/** What a view's full-text row is built from: the view and its object. */
+export interface FtsView {
+  kind: ViewKind;
+  text: string;
+}
+export interface FtsObject {
+  name: string;
+  qualifiedName: string;
+  kind: ObjectKind;
+  /** The object's file. */
+  path: string;
+}
+
+/** The text of the FTS `name` column for an object: the qualified name and its parts. */
+export function ftsName(qualifiedName: string): string {
+  const parts = qualifiedName.split(/[.:/]+/).flatMap((s) => (splitIdentifier(s).length > 1 ? splitIdentifier(s) : []));
+  return `${qualifiedName.replace(/[.:/]+/g, ' ')} ${parts.join(' ')}`.trim();
+}
+
+/**
+ * The columns of a view's row, in the table's column order: `name` (the object's qualified name and its parts),
+ * `text` (the view text; identifiers stay whole, `_` being a token character), `parts` (the lower-cased parts of
+ * every compound identifier, so `parse` finds `parseConfigFile` and `parse_config_file`).
+ */
+export function ftsColumns(view: FtsView, object: FtsObject): [name: string, text: string, parts: string] {
+  return [ftsName(object.qualifiedName), view.text, identifierParts(view.text)];
+}
+
+/** Inserts and deletes rows of `views_fts`; the rowid is the view's id. */
+export interface FtsRows {
+  insert(rowid: number | bigint, view: FtsView, object: FtsObject): void;
+  /** Removes the row of a view that is in the index, given the view and object it was inserted from. */
+  delete(rowid: number | bigint, view: FtsView, object: FtsObject): void;
+}
+
+const statements = new WeakMap<DB, FtsRows>();
+
+export function ftsRows(db: DB): FtsRows {
+  let rows = statements.get(db);
+  if (!rows) {
+    const ins = db.prepare('INSERT INTO views_fts (rowid, name, text, parts) VALUES (?, ?, ?, ?)');
+    const del = db.prepare("INSERT INTO views_fts (views_fts, rowid, name, text, parts) VALUES ('delete', ?, ?, ?, ?)");
+    rows = {
+      insert: (rowid, view, object) => void ins.run(rowid, ...ftsColumns(view, object)),
+      delete: (rowid, view, object) => void del.run(rowid, ...ftsColumns(view, object)),
+    };
+    statements.set(db, rows);
+  }
+  return rows;
+}
+
+/** A stored view with what its full-text row is built from, in view id order after `afterId`, `limit` at most. */
+function storedViews(db: DB, afterId: number, limit: number): { id: number; view: FtsView; object: FtsObject }[] {
+  const rows = db
+    .prepare(
+      `SELECT v.id, v.kind AS viewKind, v.text, o.name, o.qualified_name AS qualifiedName, o.kind, f.path
+       FROM views v JOIN objects o ON o.id = v.object_id JOIN files f ON f.id = o.file_id WHERE v.id > ? ORDER BY v.id LIMIT ?`,
+    )
+    .all(afterId, limit) as ({ id: number; viewKind: ViewKind; text: string } & FtsObject)[];
+  return rows.map((r) => ({ id: r.id, view: { kind: r.viewKind, text: r.text }, object: r }));
+}
+
+/**
+ * Empties the full-text index and inserts the row of every view again, then records the layout. Run inside the
+ * caller's transaction. Returns the number of rows.
+ */
+export function rebuildFts(db: DB): number {
+  db.prepare("INSERT INTO views_fts (views_fts) VALUES ('delete-all')").run();
+  const fts = ftsRows(db);
+  let n = 0;
+  for (let batch = storedViews(db, 0, 2048); batch.length; batch = storedViews(db, batch.at(-1)!.id, 2048)) {
+    for (const { id, view, object } of batch) fts.insert(id, view, object);
+    n += batch.length;
+  }
+  db.prepare("INSERT INTO state (key, value) VALUES ('fts_layout', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(FTS_LAYOUT);
+  return n;
+}
+
+/** The layout the stored rows were built with (null: unknown, rows to rebuild). */
+export function storedFtsLayout(db: DB): string | null {
+  return (db.prepare("SELECT value FROM state WHERE key = 'fts_layout'").pluck().get() as string | undefined) ?? null;
+}
+
+/** Rebuilds the full-text rows, in one transaction, when they were built with another layout (after a migration). */
+export function ensureFtsLayout(db: DB): boolean {
+  if (storedFtsLayout(db) === FTS_LAYOUT) return false;
+  db.transaction(() => rebuildFts(db))();
+  return true;
+}
+
+/** What BM25 normalises by: the rows FTS5 counts and their tokens per column (its "averages" record). */
+export interface FtsStatistics {
+  rows: number;
+  tokens: number[];
+}
+
+/** FTS5's varints: big-endian groups of 7 bits, the high bit set on all but the last; a ninth byte holds 8 bits. */
+function readVarints(buf: Uint8Array): number[] {
+  const out: number[] = [];
+  let i = 0;
+  while (i < buf.length) {
+    let v = 0;
+    for (let k = 0; i < buf.length; k++) {
+      const b = buf[i++];
+      if (k === 8) { v = v * 256 + b; break; }
+      v = v * 128 + (b & 0x7f);
+      if (!(b & 0x80)) break;
+    }
+    out.push(v);
+  }
+  return out;
+}
+
+/** The statistics BM25 reads, from the averages record (rowid 1 of the table's `_data` shadow table). */
+export function ftsStatistics(db: DB): FtsStatistics {
+  const block = db.prepare('SELECT block FROM views_fts_data WHERE id = 1').pluck().get() as Uint8Array | undefined;
+  const [rows = 0, ...tokens] = block ? readVarints(block) : [];
+  return { rows, tokens };
+}
