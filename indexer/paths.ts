@@ -15,6 +15,7 @@ export function relativePath(root: string, p: string): string {
 
 const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing)\/|(^|\/)test_[^/]*\.py$|_test\.(py|go)$|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)conftest\.py$|Tests?\.java$/;
 const DOC_PATH = /(^|\/)(docs?|documentation)\/|\.(md|mdx|rst|txt|adoc)$/i;
+const EXAMPLE_PATH = /(^|\/)(examples?|samples?|demos?)\//;
 
 /** Test code: test folders, `test_*.py`, `*_test.go`, `*.spec.ts`, `FooTest.java`... */
 export function isTestPath(p: string): boolean {
@@ -24,4 +25,14 @@ export function isTestPath(p: string): boolean {
 /** Documentation: doc folders and prose files. */
 export function isDocPath(p: string): boolean {
   return DOC_PATH.test(p);
+}
+
+/** Example and demo code: `examples/`, `samples/`, `demo/` folders. */
+export function isExamplePath(p: string): boolean {
+  return EXAMPLE_PATH.test(p);
+}
+
+/** Beside the code a question is usually about: tests, examples and documentation. */
+export function isAsidePath(p: string): boolean {
+  return isTestPath(p) || isDocPath(p) || isExamplePath(p);
 }

@@ -5,7 +5,7 @@
  * Read-only; additive to the view-level retrieval of `bm25.ts`.
  */
 import type { DB } from '../store/open.ts';
-import { BM25_WEIGHTS } from './bm25.ts';
+import { bm25Ranked } from './bm25.ts';
 import { termsOf } from './chunks.ts';
 
 const K1 = 1.2;
@@ -116,7 +116,7 @@ export function viewScoresByFile(db: DB, match: string | null, include: (path: s
   const rows = db
     .prepare(
       `SELECT m.rank, v.object_id AS objectId, f.path
-       FROM (SELECT rowid, bm25(views_fts, ${BM25_WEIGHTS.join(', ')}) AS rank FROM views_fts WHERE views_fts MATCH ? ORDER BY rank LIMIT ?) m
+       FROM (${bm25Ranked()}) m
        JOIN views v ON v.id = m.rowid JOIN files f ON f.id = v.file_id`,
     )
     .all(match, VIEW_POOL) as { rank: number; objectId: string; path: string }[];

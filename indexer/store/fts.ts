@@ -1,4 +1,5 @@
 import { identifierParts, splitIdentifier } from '../identifiers.ts';
+import { isAsidePath } from '../paths.ts';
 import type { ObjectKind, ViewKind } from '../types.ts';
 import type { DB } from './open.ts';
 
@@ -16,7 +17,7 @@ import type { DB } from './open.ts';
  * `state.fts_layout`, or that recreates the table) whenever either changes: rows inserted by other code cannot be
  * deleted by this code, so the store rebuilds every row (`ensureFtsLayout`) when the stored layout differs.
  */
-export const FTS_LAYOUT = '1';
+export const FTS_LAYOUT = '2';
 
 /** What a view's full-text row is built from: the view and its object. */
 export interface FtsView {
@@ -38,12 +39,41 @@ export function ftsName(qualifiedName: string): string {
 }
 
 /**
- * The columns of a view's row, in the table's column order: `name` (the object's qualified name and its parts),
- * `text` (the view text; identifiers stay whole, `_` being a token character), `parts` (the lower-cased parts of
- * every compound identifier, so `parse` finds `parseConfigFile` and `parse_config_file`).
+ * The table's columns, in order: one per field, so BM25 weighs each field at query time (`bm25(views_fts, w...)`):
+ * - `name`: the object's qualified name and its parts, on the object's signature row (a module's body row, a text
+ *   file's windows), so an object's name counts once, not once per view;
+ * - `signature`, `docstring`, `body` (a text file's windows too): the own views' text, identifiers whole (`_` is a
+ *   token character);
+ * - `derived`: the text of lines elsewhere that use the object (call sites, imports, test references) and the parts
+ *   of their identifiers;
+ * - `parts`: the lower-cased parts of every compound identifier of an own view, so `parse` finds `parseConfigFile`;
+ * - `aside`: every field of a row whose object lives in a test, example or documentation file (`isAsidePath`), so
+ *   those rank below the code unless a query asks for them.
+ * The tokenizer stems English words (porter over unicode61): `cookies` finds `cookie`, `formatted` finds `format`.
  */
-export function ftsColumns(view: FtsView, object: FtsObject): [name: string, text: string, parts: string] {
-  return [ftsName(object.qualifiedName), view.text, identifierParts(view.text)];
+export const FTS_COLUMNS = ['name', 'signature', 'docstring', 'body', 'derived', 'parts', 'aside'] as const;
+export type FtsColumn = (typeof FTS_COLUMNS)[number];
+
+/** The row's name field: on the view that stands for the object (its signature; a module's body; a file's windows). */
+function carriesName(view: FtsView, object: FtsObject): boolean {
+  if (view.kind === 'signature' || view.kind === 'window') return true;
+  return view.kind === 'body' && object.kind === 'module';
+}
+
+/** The columns of a view's row, in `FTS_COLUMNS` order. */
+export function ftsColumns(view: FtsView, object: FtsObject): string[] {
+  const row: Record<FtsColumn, string> = { name: '', signature: '', docstring: '', body: '', derived: '', parts: '', aside: '' };
+  const name = carriesName(view, object) ? ftsName(object.qualifiedName) : '';
+  const parts = identifierParts(view.text);
+  const derived = view.kind === 'callsite' || view.kind === 'import' || view.kind === 'testref';
+  if (isAsidePath(object.path)) row.aside = [name, view.text, parts].filter(Boolean).join(' ');
+  else if (derived) row.derived = parts ? `${view.text} ${parts}` : view.text;
+  else {
+    row.name = name;
+    row[view.kind === 'signature' ? 'signature' : view.kind === 'docstring' ? 'docstring' : 'body'] = view.text;
+    row.parts = parts;
+  }
+  return FTS_COLUMNS.map((c) => row[c]);
 }
 
 /** Inserts and deletes rows of `views_fts`; the rowid is the view's id. */
@@ -58,8 +88,10 @@ const statements = new WeakMap<DB, FtsRows>();
 export function ftsRows(db: DB): FtsRows {
   let rows = statements.get(db);
   if (!rows) {
-    const ins = db.prepare('INSERT INTO views_fts (rowid, name, text, parts) VALUES (?, ?, ?, ?)');
-    const del = db.prepare("INSERT INTO views_fts (views_fts, rowid, name, text, parts) VALUES ('delete', ?, ?, ?, ?)");
+    const columns = FTS_COLUMNS.join(', ');
+    const values = FTS_COLUMNS.map(() => '?').join(', ');
+    const ins = db.prepare(`INSERT INTO views_fts (rowid, ${columns}) VALUES (?, ${values})`);
+    const del = db.prepare(`INSERT INTO views_fts (views_fts, rowid, ${columns}) VALUES ('delete', ?, ${values})`);
     rows = {
       insert: (rowid, view, object) => void ins.run(rowid, ...ftsColumns(view, object)),
       delete: (rowid, view, object) => void del.run(rowid, ...ftsColumns(view, object)),

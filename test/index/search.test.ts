@@ -38,7 +38,7 @@ describe('search by identifier parts', () => {
   });
 
   it('treats FTS syntax in queries as text', () => {
-    expect(ftsQuery('NOT os.path foo-bar "x"')).toBe('"not" OR "os" OR "path" OR "foo" OR "bar" OR "x"');
+    expect(ftsQuery('NEAR os.path foo-bar "x" AND')).toBe('"near" OR "os" OR "path" OR "foo" OR "bar" OR "x"');
     expect(objects('os.path foo-bar NOT')).toContain('notes.md');
     expect(search(db, '!!! ---', 5)).toEqual([]);
   });
