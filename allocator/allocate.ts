@@ -135,6 +135,7 @@ function positionTraces(ranked: Position[], selected: readonly Selected[], texts
     score: p.score,
     views: p.views.map((v) => ({ viewId: v.viewId, kind: v.kind, score: v.score, reason: v.reason })),
     role: roleOf.get(p.key) ?? null,
+    ...(p.fileScore !== undefined ? { fileScore: p.fileScore } : {}),
   }));
 }
 

@@ -48,7 +48,8 @@ export function splitCore(ranked: readonly Position[], core: number): { core: Po
 
 /**
  * Companion rule: each companion slot goes, in order, to
- *  1. the strongest retrieved non-core position in a core fiber sharing a query term;
+ *  1. the strongest retrieved non-core position in a core fiber sharing a query term (when the retriever weighs
+ *     files, `Position.fileScore`, the fiber with the most evidence first: where the question's answer lives);
  *  2. else an unretrieved object of a core fiber sharing a query term (score 0, by path/line),
  *     skipping objects whose lines overlap an already selected object of that fiber
  *     (a module or class around a core method would only repeat its lines);
@@ -86,8 +87,9 @@ export function selectSlots(
     });
   };
 
-  // 1. Retrieved non-core positions, strongest first.
-  for (const p of rest) {
+  // 1. Retrieved non-core positions, strongest first (by their file's evidence first, when there is some).
+  const evidence = (p: Position) => p.fileScore ?? 0;
+  for (const p of [...rest].sort((a, b) => evidence(b) - evidence(a))) {
     if (companions.length >= slots.companion) break;
     if (!coreFibers.has(p.fiber)) continue;
     const shared = objectSharedTerms(queryTerms, allTexts.get(p.objectId)!);
@@ -107,7 +109,10 @@ export function selectSlots(
         if (shared.length > 0) pool.push({ info, shared });
       }
     }
-    pool.sort((a, b) => byPlace(a.info, b.info));
+    const fiberEvidence = new Map<string, number>();
+    for (const p of core) fiberEvidence.set(p.fiber, Math.max(fiberEvidence.get(p.fiber) ?? 0, evidence(p)));
+    const poolEvidence = (info: ObjectInfo) => fiberEvidence.get(normalizePath(info.path)) ?? 0;
+    pool.sort((a, b) => poolEvidence(b.info) - poolEvidence(a.info) || byPlace(a.info, b.info));
     const seen = new Set<string>();
     for (const { info, shared } of pool) {
       if (companions.length >= slots.companion) break;

@@ -43,6 +43,7 @@ export function quotient(candidates: readonly Candidate[]): Position[] {
       views: [absorbed(c)],
       origin: 'retrieved',
       ...(c.viaStructure ? { viaStructure: true } : {}),
+      ...(c.fileScore !== undefined ? { fileScore: c.fileScore } : {}),
     });
   }
   return [...byObject.values()];

@@ -74,6 +74,8 @@ export interface Position {
   origin: 'retrieved' | 'fiber';
   /** Some view was found through structure by a code query (`Candidate.viaStructure`): the object renders as its head. */
   viaStructure?: boolean;
+  /** The evidence of the object's file, 0..1, when the retriever weighs files (`Candidate.fileScore`). */
+  fileScore?: number;
 }
 
 /** One rendered object of the context. */
@@ -105,6 +107,8 @@ export interface PositionTrace {
   views: { viewId: number; kind: ViewKind; score: number; reason: string }[];
   /** The slot it won, or null when it was left out (or missing from the source). */
   role: Role | null;
+  /** The evidence of its file, 0..1, when the retriever weighs files (prose queries). */
+  fileScore?: number;
 }
 
 /** Why a companion slot holds what it holds. */

@@ -168,6 +168,11 @@ export interface Candidate {
   viaStructure?: boolean;
   /** Found only through a plain English word of a prose query that happens to name it: fusion counts it little. */
   weak?: boolean;
+  /**
+   * The evidence of the object's file among the retrieved objects, 0..1 (the best file 1), when the retriever
+   * weighs files (prose queries): where the answer to a question most likely lives, for the companion and the fill.
+   */
+  fileScore?: number;
 }
 
 /** Counts shown after an index run and by status. */

@@ -15,6 +15,34 @@ export const WEAK_SHARE = 0.25;
 export interface FusionOptions {
   /** The first list's best object is kept among the first this many objects (a prose query trusts its words). */
   leaderTop?: number;
+  /** Objects are lifted by the evidence of their file (`fileEvidence`), and candidates carry it (`Candidate.fileScore`). */
+  fileEvidence?: boolean;
+}
+
+/** How much the best file's evidence lifts its objects: up to twice their own score. */
+export const FILE_BOOST = 1;
+/** Objects of a file whose scores add up to the file's evidence. */
+export const OBJECTS_PER_FILE = 3;
+
+/**
+ * File evidence: each file's share (0..1, the best file 1) of the sum of its best `OBJECTS_PER_FILE` object scores.
+ * A question about one place in the code finds several of that file's objects, each perhaps below the single best
+ * match elsewhere; their sum says where the answer lives.
+ * @example fileEvidence(new Map([['a', 3], ['b', 2], ['c', 2]]), new Map([['a', 'x.py'], ['b', 'y.py'], ['c', 'y.py']])) // x.py 0.75, y.py 1
+ */
+export function fileEvidence(score: ReadonlyMap<string, number>, fileOf: ReadonlyMap<string, string>): Map<string, number> {
+  const perFile = new Map<string, number[]>();
+  for (const [id, s] of score) {
+    const f = fileOf.get(id);
+    if (f === undefined) continue;
+    const list = perFile.get(f);
+    if (list) list.push(s);
+    else perFile.set(f, [s]);
+  }
+  const sums = new Map<string, number>();
+  for (const [f, list] of perFile) sums.set(f, list.sort((a, b) => b - a).slice(0, OBJECTS_PER_FILE).reduce((a, b) => a + b, 0));
+  const max = Math.max(0, ...sums.values());
+  return new Map([...sums].map(([f, v]) => [f, max > 0 ? v / max : 0]));
 }
 
 /**
@@ -53,11 +81,19 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
         }
         for (const [id, rank] of ranks) score.set(id, (score.get(id) ?? 0) + (weight * (weak.has(id) ? WEAK_SHARE : 1)) / (rrfK + rank));
       }
+      let files: Map<string, number> | undefined;
+      const fiberOf = new Map<string, string>();
+      if (opts.fileEvidence) {
+        for (const c of views.values()) if (!fiberOf.has(c.objectId)) fiberOf.set(c.objectId, c.fiber);
+        files = fileEvidence(score, fiberOf);
+        for (const [id, s] of score) score.set(id, s * (1 + FILE_BOOST * files.get(fiberOf.get(id)!)!));
+      }
       if (opts.leaderTop && leader !== undefined) keepAmongFirst(score, leader, opts.leaderTop);
       return [...views.values()]
         .map(({ weak: _weak, ...c }) => ({
           ...c, score: score.get(c.objectId)!, reason: reasons.get(c.objectId)!.join('; '),
           ...(viaStructure.has(c.objectId) ? { viaStructure: true } : {}),
+          ...(files ? { fileScore: Math.round(files.get(c.fiber)! * 1e4) / 1e4 } : {}),
         }))
         .sort((a, b) => b.score - a.score || (a.objectId < b.objectId ? -1 : a.objectId > b.objectId ? 1 : a.viewId - b.viewId))
         .slice(0, k);

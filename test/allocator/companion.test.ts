@@ -39,6 +39,19 @@ describe('core and companion rule', () => {
     expect(configModule.startLine).toBeLessThan(configError.startLine);
   });
 
+  it('with file evidence, the companion comes from the core fiber with the most evidence', () => {
+    const withFile = (c: Candidate, fileScore: number): Candidate => ({ ...c, fileScore });
+    // The config file has the evidence, though the server's request handler scores higher on its own.
+    const s = select('parse config request', [
+      withFile(view(startServer, 9), 0.4), withFile(view(parseConfig, 8), 1),
+      withFile(view(handleRequest, 7), 0.4), withFile(view(helper, 5), 1),
+    ], { core: 2, companion: 1 }, all);
+    expect(s.selected.map((x) => [x.position.objectId, x.role])).toEqual([['srv.start', 'core'], ['cfg.parse', 'core'], ['cfg.read', 'companion']]);
+    // Without it, the strongest sharing a query token wins.
+    const plain = select('parse config request', [view(startServer, 9), view(parseConfig, 8), view(handleRequest, 7), view(helper, 5)], { core: 2, companion: 1 }, all);
+    expect(plain.selected.at(-1)!.position.objectId).toBe('srv.handle');
+  });
+
   it('if none qualifies, the next-ranked object takes the slot (fallback); if none remains, it stays empty', () => {
     const fallback = select('listen port', [view(logLine, 9), view(startServer, 8), view(main, 1)], { core: 2, companion: 1 });
     expect(fallback.selected.map((x) => x.position.objectId)).toEqual(['log.line', 'srv.start', 'cli.main']);

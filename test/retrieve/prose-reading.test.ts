@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hybridRetriever } from '../../indexer/retrieve/fusion.ts';
+import { fileEvidence, hybridRetriever } from '../../indexer/retrieve/fusion.ts';
 import { joinedForms, readProse } from '../../indexer/retrieve/prose-reading.ts';
 import type { Retriever } from '../../indexer/retrieve/retriever.ts';
 import { hybridOf, queryKind } from '../../indexer/retrieve/select.ts';
@@ -97,5 +97,31 @@ describe('fusion on prose', () => {
     // The same structural list found through identifiers leads the fusion of a names query.
     const strong = scripted('structural', ['w1', 'w2', 'w3', 'w4', 'w5'].map((id) => cand(id)));
     expect(order(hybridOf(strong, bm25, null), 'routeParams parseRoute').slice(0, 2)).toEqual(['w1', 'w2']);
+  });
+});
+
+describe('file evidence', () => {
+  it('is each file\'s share of the sum of its best three object scores', () => {
+    const score = new Map([['a', 0.3], ['b', 0.2], ['c', 0.2], ['d', 0.1], ['e', 0.05]]);
+    const fileOf = new Map([['a', 'x.py'], ['b', 'y.py'], ['c', 'y.py'], ['d', 'y.py'], ['e', 'y.py']]);
+    const f = fileEvidence(score, fileOf);
+    expect(f.get('y.py')).toBe(1); // 0.2 + 0.2 + 0.1 (the fourth object adds nothing)
+    expect(f.get('x.py')).toBeCloseTo(0.6, 10);
+  });
+
+  it('lands a prose question in the file most of its hits come from, and says so on every candidate', () => {
+    const inFile = (id: string, fiber: string) => cand(id, { fiber, path: fiber });
+    // BM25's list: one strong hit elsewhere, then three of cookie.ts.
+    const bm25 = scripted('bm25', [inFile('lead', 'lambda.ts'), inFile('other', 'misc.ts'), inFile('sign', 'cookie.ts'), inFile('get', 'cookie.ts'), inFile('set', 'cookie.ts')]);
+    const structural = scripted('structural', []);
+    const list = hybridOf(structural, bm25, null).retrieve('how are cookies signed', 50);
+    const objects = [...new Set(list.map((c) => c.objectId))];
+    expect(objects[0]).toBe('sign'); // cookie.ts first
+    expect(objects.indexOf('lead')).toBeLessThan(3); // and BM25's best is still among the first three
+    expect(objects.indexOf('other')).toBeGreaterThan(objects.indexOf('set'));
+    expect(list.find((c) => c.objectId === 'get')!.fileScore).toBe(1);
+    expect(list.find((c) => c.objectId === 'lead')!.fileScore).toBeLessThan(1);
+    // Code and names queries are ranked as the lists say, without file evidence.
+    expect(hybridOf(structural, bm25, null).retrieve('cookieSigner', 50).every((c) => c.fileScore === undefined)).toBe(true);
   });
 });
