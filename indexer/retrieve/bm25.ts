@@ -1,9 +1,10 @@
 import { FTS_COLUMNS, type FtsColumn } from '../store/fts.ts';
 import { prepared, type DB } from '../store/open.ts';
 import type { Candidate, ObjectKind, ViewKind } from '../types.ts';
-import { ftsQuery } from './fts-query.ts';
+import { ftsMatch, queryTerms } from './fts-query.ts';
 import { readProse } from './prose-reading.ts';
 import type { Retriever } from './retriever.ts';
+import { chooseTerms, SHORT_QUERY_TERMS, termStatistics } from './term-selection.ts';
 
 /**
  * Field weights of the full-text index (`FTS_COLUMNS`): an object's name counts most, then its signature, its
@@ -47,6 +48,12 @@ const rowsSql = (asksAside: boolean) =>
    JOIN files fv ON fv.id = v.file_id
    ORDER BY m.rank, m.rowid`;
 
+/** The FTS5 expression BM25 searches for a query: all its terms, or a long query's most discriminative (`chooseTerms`). */
+export function bm25Match(db: DB, query: string): string | null {
+  const terms = queryTerms(query);
+  return ftsMatch(chooseTerms(terms, terms.length > SHORT_QUERY_TERMS ? termStatistics(db) : null, readProse(query).mostlyProse));
+}
+
 /**
  * BM25 over view text (SQLite FTS5) with code-aware terms, fields weighted (`BM25_FIELD_WEIGHTS`).
  * @example bm25Retriever(db).retrieve('parse config file', 20)
@@ -55,8 +62,9 @@ export function bm25Retriever(db: DB): Retriever {
   return {
     name: 'bm25',
     retrieve(query, k) {
-      const match = ftsQuery(query);
-      if (!match || k <= 0) return [];
+      if (k <= 0) return [];
+      const match = bm25Match(db, query);
+      if (!match) return [];
       const asks = readProse(query).asks;
       const stmt = prepared(db, rowsSql(asks.tests || asks.docs));
       return (stmt.all(match, k) as Row[]).map(({ rank, ...r }) => ({ ...r, score: -rank, reason: 'bm25' }) satisfies Candidate);

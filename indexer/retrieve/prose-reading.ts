@@ -15,6 +15,7 @@ export interface ProseTerm {
 
 /** What a query says in words: the shapes of its tokens, the identifiers its words may spell, what it asks for. */
 export interface ProseReading {
+  // Readings are shared between callers (see `readProse`): read-only.
   /** Content tokens of the prose lines (stop words left out), in order, each with its shape. */
   terms: ProseTerm[];
   /** Identifiers the query writes as code: shaped tokens of prose lines and every identifier of its code lines. */
@@ -96,6 +97,20 @@ const ASKS_DOCS = /\b(docs?|documentation|docstrings?|readme|examples?|tutorials
  * @example readProse('how does ripgrep detect binary files').joined // [..., 'detect_binary', 'detectBinary', ...]
  */
 export function readProse(text: string): ProseReading {
+  let r = recent.get(text);
+  if (!r) {
+    r = read(text);
+    if (recent.size >= RECENT) recent.delete(recent.keys().next().value!);
+    recent.set(text, r);
+  }
+  return r;
+}
+
+/** Every retriever of a fused query reads it (structure, BM25, fusion): the last few readings are kept. */
+const recent = new Map<string, ProseReading>();
+const RECENT = 16;
+
+function read(text: string): ProseReading {
   const { prose, code } = splitProse(text.replace(URL, ' '));
   const terms: ProseTerm[] = [];
   const shaped = new Set<string>();

@@ -84,7 +84,6 @@ const PROSE_LEADER_TOP = 3;
 /** What a query is, for fusion: the lines at a cursor, identifiers typed as such, or a question in words. */
 export type QueryKind = 'code' | 'names' | 'prose';
 
-let lastKind: { query: string; kind: Exclude<QueryKind, 'code'> | 'guess' } | undefined;
 /**
  * A query from a code file is code; otherwise one that is mostly plain words is prose (even when it quotes code),
  * one that reads as code is code, and the rest are names.
@@ -92,8 +91,7 @@ let lastKind: { query: string; kind: Exclude<QueryKind, 'code'> | 'guess' } | un
  */
 export function queryKind(query: string, codeFile?: string): QueryKind {
   if (codeFile !== undefined) return 'code';
-  if (lastKind?.query !== query) lastKind = { query, kind: readProse(query).mostlyProse ? 'prose' : 'guess' };
-  if (lastKind.kind !== 'guess') return lastKind.kind;
+  if (readProse(query).mostlyProse) return 'prose';
   return guessLanguage(query) !== null ? 'code' : 'names';
 }
 

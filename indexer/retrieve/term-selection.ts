@@ -1,0 +1,77 @@
+/**
+ * Term selection for long queries: the lines at a cursor or a whole issue hold hundreds of terms, and OR-ing them
+ * all makes FTS5 read the postings of every common one (`self`, `return`, `x`) to rank by BM25. A long query keeps
+ * its most discriminative terms instead: by idf, identifiers first, closest to where the query is headed, capped;
+ * and a term in more rows than `DF_CAP` is left out while enough others remain, which caps the FTS5 work per query.
+ */
+import { ftsStatistics } from '../store/fts.ts';
+import { prepared, type DB } from '../store/open.ts';
+import type { QueryTerm, TermClass } from './fts-query.ts';
+
+/** Queries with at most this many terms are searched whole: a person typed each of them. */
+export const SHORT_QUERY_TERMS = 12;
+/** Terms a long query keeps. */
+export const LONG_QUERY_TERMS = 24;
+/** Rows counted per term at most: a term in more rows is common (its document frequency is at least this). */
+export const DF_CAP = 1000;
+/** Common terms are left out of a long query as long as this many others remain. */
+const MIN_RARE_TERMS = 6;
+
+/** How much each class of term counts, beside its idf: what the query writes as code counts most. */
+const CLASS_WEIGHT: Record<TermClass, number> = { identifier: 1, joined: 1, word: 0.8, part: 0.5, number: 0.3 };
+
+export interface TermStatistics {
+  /** Rows of the full-text index. */
+  rows: number;
+  /** Rows holding the term (the FTS5 tokenizer applied, so stemmed), counted up to `DF_CAP`. */
+  df(term: string): number;
+}
+
+/**
+ * The terms to search, best first (all of a short query, in order). A term's position counts too: in code,
+ * closeness to the end (the cursor); in prose, closeness to the start (the title).
+ */
+export function chooseTerms(terms: readonly QueryTerm[], stats: TermStatistics | null, prose: boolean, max = LONG_QUERY_TERMS): string[] {
+  if (terms.length <= SHORT_QUERY_TERMS || !stats) return terms.slice(0, Math.max(max, SHORT_QUERY_TERMS)).map((t) => t.term);
+  const scored = terms
+    .map((t, i) => {
+      const df = stats.df(t.term);
+      const where = prose ? 1 - i / terms.length : t.recency;
+      const idf = Math.log(1 + (stats.rows - df + 0.5) / (df + 0.5));
+      return { t: t.term, df, score: idf * CLASS_WEIGHT[t.class] * (0.5 + 0.5 * where), i };
+    })
+    .filter((x) => x.df > 0);
+  const rare = scored.filter((x) => x.df < DF_CAP);
+  const pool = rare.length >= MIN_RARE_TERMS ? rare : scored;
+  return pool.sort((a, b) => b.score - a.score || a.i - b.i).slice(0, max).map((x) => x.t);
+}
+
+const caches = new WeakMap<DB, { generation: string; rows: number; df: Map<string, number> }>();
+const MAX_CACHED = 100_000;
+
+/**
+ * Document frequencies from the index, each counted once per index generation (a bounded count: `DF_CAP` rows at
+ * most) and remembered: the terms of one repository's queries repeat from query to query.
+ */
+export function termStatistics(db: DB): TermStatistics {
+  const generation = String(prepared(db, "SELECT value FROM state WHERE key = 'generation'", 'pluck').get() ?? '0');
+  let cache = caches.get(db);
+  if (!cache || cache.generation !== generation) {
+    cache = { generation, rows: ftsStatistics(db).rows, df: new Map() };
+    caches.set(db, cache);
+  }
+  const c = cache;
+  const count = prepared(db, 'SELECT count(*) FROM (SELECT rowid FROM views_fts WHERE views_fts MATCH ? LIMIT ?)', 'pluck');
+  return {
+    rows: c.rows,
+    df(term) {
+      let n = c.df.get(term);
+      if (n === undefined) {
+        n = count.get(`"${term.replace(/"/g, '""')}"`, DF_CAP) as number;
+        if (c.df.size >= MAX_CACHED) c.df.clear();
+        c.df.set(term, n);
+      }
+      return n;
+    },
+  };
+}

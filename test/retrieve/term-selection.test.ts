@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bm25Match, bm25Retriever } from '../../indexer/retrieve/bm25.ts';
+import { queryTerms } from '../../indexer/retrieve/fts-query.ts';
+import { chooseTerms, DF_CAP, LONG_QUERY_TERMS, termStatistics, type TermStatistics } from '../../indexer/retrieve/term-selection.ts';
+import type { DB } from '../../indexer/store/open.ts';
+import { indexInPlace, tempDir, writeTree } from '../helpers/repo.ts';
+
+const stats = (df: Record<string, number>, rows = 100_000): TermStatistics => ({ rows, df: (t) => df[t] ?? 0 });
+
+describe('term selection for long queries', () => {
+  it('searches a short query whole, in order', () => {
+    const terms = queryTerms('parse expr');
+    expect(chooseTerms(terms, stats({}), true)).toEqual(['parse', 'expr', 'parse_expr', 'parseexpr']);
+  });
+
+  it('keeps a long code query\'s rarest identifiers, leaves out common terms and what the index lacks, and caps the count', () => {
+    const common = ['self', 'return', 'value', 'result', 'items', 'data', 'index', 'count', 'name', 'other'];
+    const rare = Array.from({ length: 30 }, (_, i) => `helper_${String.fromCharCode(97 + (i % 26))}${i}`);
+    const query = [`import ${rare.slice(0, 5).join(', ')}`, ...common.map((c, i) => `    ${c} = ${rare[5 + i]}(${c})`), ...rare.slice(15).map((r) => `    ${r}(self)`), '    missing_thing()'].join('\n');
+    const df: Record<string, number> = { missing_thing: 0 };
+    for (const c of common) df[c] = DF_CAP;
+    rare.forEach((r, i) => (df[r] = 5 + i));
+    for (const t of queryTerms(query)) df[t.term] ??= 50; // parts of the identifiers: more common than the identifiers
+    const chosen = chooseTerms(queryTerms(query), stats(df), false);
+    expect(chosen.length).toBe(LONG_QUERY_TERMS);
+    for (const c of common) expect(chosen).not.toContain(c);
+    expect(chosen).not.toContain('missing_thing');
+    expect(chosen.filter((t) => t.startsWith('helper_')).length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('prefers terms near the cursor in code and near the title in prose', () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${i}`);
+    const df = Object.fromEntries(lines.map((w) => [w, 10]));
+    const code = chooseTerms(queryTerms(lines.map((w) => `${w}()`).join('\n')), stats(df), false, 5);
+    expect(code).toEqual(lines.slice(-5).reverse());
+    const prose = chooseTerms(queryTerms(lines.join(' ')), stats(df), true, 5);
+    expect(prose).toEqual(lines.slice(0, 5));
+  });
+});
+
+describe('term selection over a real index', () => {
+  let repo: string;
+  let db: DB;
+  beforeAll(async () => {
+    repo = tempDir();
+    const files: Record<string, string> = {};
+    // Forty modules that all use `self`, `value` and `result`; one defines the rare names the query ends with.
+    for (let i = 0; i < 40; i++) {
+      files[`pkg/mod${i}.py`] = `class Thing${i}:\n    def run(self, value):\n        result = value + ${i}\n        return result\n`;
+    }
+    files['pkg/ledger.py'] = 'def reconcile_ledger(entries, opening_balance):\n    """Reconcile the ledger entries against the opening balance."""\n    return sum(entries) - opening_balance\n';
+    writeTree(repo, files);
+    db = await indexInPlace(repo);
+  });
+  afterAll(() => {
+    db.close();
+    fs.rmSync(repo, { recursive: true, force: true });
+  });
+
+  it('counts document frequencies through the tokenizer (stemmed), once per generation', () => {
+    const s = termStatistics(db);
+    expect(s.df('reconcile_ledger')).toBe(s.df('reconcile_ledger'));
+    expect(s.df('results')).toBe(s.df('result')); // porter: results -> result
+    expect(s.df('result')).toBeGreaterThanOrEqual(40);
+    expect(s.df('nowhere_at_all')).toBe(0);
+  });
+
+  it('finds the same best object for a long code query as searching every term does', () => {
+    const lines = [];
+    for (let i = 0; i < 20; i++) lines.push(`    result = self.value_${i} + value`, '    return result');
+    lines.push('    balance = reconcile_ledger(entries, opening_balance)');
+    const query = lines.join('\n');
+    const match = bm25Match(db, query)!;
+    expect(match.split(' OR ').length).toBeLessThanOrEqual(LONG_QUERY_TERMS);
+    expect(match).toContain('"reconcile_ledger"');
+    expect(bm25Retriever(db).retrieve(query, 5)[0].objectName).toBe('reconcile_ledger');
+  });
+});
