@@ -4,37 +4,26 @@
  * its index exists); rows go to `results.jsonl` as tasks finish, then the
  * summary, chart and report are written from all rows of the run's tasks.
  */
-import { loadQueryLanguages } from '../../indexer/retrieve/query-reading.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { openStore } from '../../indexer/store/open.ts';
-import { getTokenizer, type TokenizerName } from '../../indexer/tokenizer.ts';
+import type { TokenizerName } from '../../indexer/tokenizer.ts';
 import { linesOf, recallAtK, verbatimLines } from './metrics.ts';
 import { methodEnv, timed, type Method } from './methods.ts';
 import { writeOutputs, type Written } from './outputs.ts';
 import type { Progress } from './progress.ts';
 import { ensureEmbedded, ensureIndexed, evalDbPath, type IndexPlace } from './repo-index.ts';
-import { ResultsWriter, readResults, type ResultRow } from './results.ts';
+import { readResults, type ResultRow } from './results.ts';
+import { startRun, type RunOptions } from './run-start.ts';
 import { CROSSFILE_METRICS, summarize, type Summary } from './summary.ts';
 import { readCrossfileTasks, type CrossfileTask } from './tasks.ts';
 
 export const DEFAULT_BUDGETS = [1024, 2048, 4096, 8192];
 
-export interface CrossfileRunOptions extends IndexPlace {
-  tasksFile: string;
+export interface CrossfileRunOptions extends IndexPlace, RunOptions {
   root: string;
-  out: string;
   methods: Method[];
   budgets: number[];
-  limit?: number;
-  resume: boolean;
-  workers?: number;
-  tokenizer?: TokenizerName;
-  progress: Progress;
-  /** The command line, for the report. */
-  command: string;
-  /** Checked between tasks (Ctrl-C): the run stops there, its rows kept. */
-  shouldStop?: () => boolean;
 }
 
 export interface RunOutcome {
@@ -56,13 +45,7 @@ export const CROSSFILE_DEFINITIONS = [
 ];
 
 export async function runCrossfile(o: CrossfileRunOptions): Promise<RunOutcome> {
-  await loadQueryLanguages(); // the structural methods read queries as code
-  let tasks = readCrossfileTasks(o.tasksFile);
-  if (o.limit !== undefined) tasks = tasks.slice(0, o.limit);
-  fs.mkdirSync(o.out, { recursive: true });
-  const resultsFile = path.join(o.out, 'results.jsonl');
-  const writer = new ResultsWriter(resultsFile, o.resume);
-  const tokenizer = getTokenizer(o.tokenizer ?? 'cl100k_base');
+  const { tasks, resultsFile, writer, tokenizer } = await startRun(o, readCrossfileTasks);
   const byRepo = new Map<string, CrossfileTask[]>();
   for (const t of tasks) {
     const list = byRepo.get(t.repo);

@@ -7,18 +7,15 @@
  * files and verbatim from the repository, tokens; baselines also at each
  * issue's selector budget.
  */
-import { loadQueryLanguages } from '../../indexer/retrieve/query-reading.ts';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { getTokenizer, type TokenizerName } from '../../indexer/tokenizer.ts';
 import { issueMetrics, type ContextBlock } from './metrics.ts';
 import { methodEnv, timed, type EvalContext, type Method } from './methods.ts';
 import { writeOutputs } from './outputs.ts';
-import type { Progress } from './progress.ts';
 import { forEachIssueTree } from './issue-trees.ts';
 import { ensureEmbedded, type IndexPlace } from './repo-index.ts';
-import { ResultsWriter, readResults, type BudgetKey, type ResultRow } from './results.ts';
+import { readResults, type BudgetKey, type ResultRow } from './results.ts';
+import { startRun, type RunOptions } from './run-start.ts';
 import type { RunOutcome } from './run-crossfile.ts';
 import type { IssueSelector, SelectorResult } from './selectors.ts';
 import { ISSUE_METRICS, summarize, type Cell } from './summary.ts';
@@ -27,21 +24,12 @@ import { readIssueTasks, type IssueTask } from './tasks.ts';
 export const DEFAULT_ISSUE_BUDGETS = [8192, 32768];
 export const DEFAULT_WORKTREES = path.join(os.tmpdir(), 'allot-eval-trees');
 
-export interface IssuesRunOptions extends IndexPlace {
-  tasksFile: string;
+export interface IssuesRunOptions extends IndexPlace, RunOptions {
   mirrors: string;
   worktrees: string;
-  out: string;
   selectors: IssueSelector[];
   methods: Method[];
   budgets: number[];
-  limit?: number;
-  resume: boolean;
-  workers?: number;
-  tokenizer?: TokenizerName;
-  progress: Progress;
-  command: string;
-  shouldStop?: () => boolean;
 }
 
 export const ISSUE_DEFINITIONS = [
@@ -56,13 +44,7 @@ export const ISSUE_DEFINITIONS = [
 const toBlocks = (c: EvalContext | SelectorResult): ContextBlock[] => c.blocks.map((b) => ({ path: b.path, startLine: b.startLine, endLine: b.endLine, text: b.text }));
 
 export async function runIssues(o: IssuesRunOptions): Promise<RunOutcome> {
-  await loadQueryLanguages(); // the structural methods read queries as code
-  let tasks = readIssueTasks(o.tasksFile);
-  if (o.limit !== undefined) tasks = tasks.slice(0, o.limit);
-  fs.mkdirSync(o.out, { recursive: true });
-  const resultsFile = path.join(o.out, 'results.jsonl');
-  const writer = new ResultsWriter(resultsFile, o.resume);
-  const tokenizer = getTokenizer(o.tokenizer ?? 'cl100k_base');
+  const { tasks, resultsFile, writer, tokenizer } = await startRun(o, readIssueTasks);
   const hasSelector = o.selectors.length > 0;
   const cells: Cell[] = [
     ...o.selectors.map((s) => ({ method: s.name, budget: 'own' as BudgetKey })),

@@ -5,17 +5,14 @@
  * edited line shown, every hunk shown, tokens; every retriever's allocation and chunk BM25 side by side.
  */
 import path from 'node:path';
-import fs from 'node:fs';
-import { loadQueryLanguages } from '../../indexer/retrieve/query-reading.ts';
-import { getTokenizer, type TokenizerName } from '../../indexer/tokenizer.ts';
 import { forEachIssueTree } from './issue-trees.ts';
 import { proseMetrics } from './metrics.ts';
 import { methodEnv, timed, type Method } from './methods.ts';
 import { writeOutputs, type Written } from './outputs.ts';
 import { goldEdits } from './patch.ts';
-import type { Progress } from './progress.ts';
 import { ensureEmbedded } from './repo-index.ts';
-import { ResultsWriter, readResults, type ResultRow } from './results.ts';
+import { readResults, type ResultRow } from './results.ts';
+import { startRun, type RunOptions } from './run-start.ts';
 import type { RunOutcome } from './run-crossfile.ts';
 import { summarize, type Cell, type MetricSpec, type Summary } from './summary.ts';
 import { readProseTasks, type ProseTask } from './tasks.ts';
@@ -51,24 +48,15 @@ export const PROSE_DEFINITIONS = [
   'Each repository is indexed at each issue\'s base commit (one work tree per repository, moved commit to commit; the index follows incrementally).',
 ];
 
-export interface ProseRunOptions {
-  tasksFile: string;
+export interface ProseRunOptions extends RunOptions {
   mirrors: string;
   worktrees: string;
   indexDir: string;
-  out: string;
   methods: Method[];
   budgets: number[];
   forms: readonly ProseForm[];
   /** The method paired comparisons are made against (default: BM25 allocation, `allocation`, when run). */
   reference?: string;
-  limit?: number;
-  resume: boolean;
-  workers?: number;
-  tokenizer?: TokenizerName;
-  progress: Progress;
-  command: string;
-  shouldStop?: () => boolean;
 }
 
 export interface ProseOutcome extends RunOutcome {
@@ -79,13 +67,7 @@ export interface ProseOutcome extends RunOutcome {
 const taskKey = (id: string, form: ProseForm) => `${id}@${form}`;
 
 export async function runProse(o: ProseRunOptions): Promise<ProseOutcome> {
-  await loadQueryLanguages(); // the structural methods read queries as code
-  let tasks = readProseTasks(o.tasksFile);
-  if (o.limit !== undefined) tasks = tasks.slice(0, o.limit);
-  fs.mkdirSync(o.out, { recursive: true });
-  const resultsFile = path.join(o.out, 'results.jsonl');
-  const writer = new ResultsWriter(resultsFile, o.resume);
-  const tokenizer = getTokenizer(o.tokenizer ?? 'cl100k_base');
+  const { tasks, resultsFile, writer, tokenizer } = await startRun(o, readProseTasks);
   const cells: Cell[] = o.methods.flatMap((m) => o.budgets.map((b) => ({ method: m.name, budget: b })));
   const needs = (t: ProseTask) => o.forms.some((f) => cells.some((c) => !writer.has(taskKey(t.instance_id, f), c.method, c.budget)));
 

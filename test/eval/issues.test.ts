@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METHODS } from '../../client/eval/methods.ts';
 import { progressBar } from '../../client/eval/progress.ts';
 import { runIssues } from '../../client/eval/run-issues.ts';
+import { PROSE_FORMS, runProse } from '../../client/eval/run-prose.ts';
 import type { IssueSelector } from '../../client/eval/selectors.ts';
 import { checkoutCommit } from '../../client/eval/worktree.ts';
 import { allot } from '../helpers/cli.ts';
@@ -190,13 +191,14 @@ describe('allot eval issues', () => {
 });
 
 describe('allot eval prose', () => {
-  it('asks each issue as its text and as its title, and measures the edited lines shown (real process)', () => {
-    const args = ['eval', 'prose', 'issues.jsonl', '--mirrors', 'mirrors', '--worktrees', 'trees', '--index-dir', 'idx', '--out', 'out-prose',
-      '--methods', 'allocation,chunk-bm25', '--budgets', '4K'];
-    const r = allot(args, { cwd: root });
-    expect(r.stderr).not.toMatch(/Error/);
-    expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^2 tasks, 8 new rows/);
+  it('asks each issue as its text and as its title, and measures the edited lines shown', async () => {
+    const run = (resume: boolean) => runProse({
+      tasksFile: path.join(root, 'issues.jsonl'), mirrors: path.join(root, 'mirrors'), worktrees: path.join(root, 'trees'),
+      indexDir: path.join(root, 'idx'), out: path.join(root, 'out-prose'), methods: METHODS.filter((m) => m.name === 'allocation' || m.name === 'chunk-bm25'),
+      budgets: [4096], forms: PROSE_FORMS, resume, progress: progressBar(process.stderr, true), command: 'test',
+    });
+    const outcome = await run(false);
+    expect(outcome.computed).toBe(8);
     const res = rows(path.join(root, 'out-prose/results.jsonl'));
     expect(res.map((x) => [x.task, x.form, x.method])).toEqual([
       ['acme__shop-1@text', 'text', 'allocation'], ['acme__shop-1@text', 'text', 'chunk-bm25'],
@@ -211,13 +213,17 @@ describe('allot eval prose', () => {
     // The whole tiny repository fits in 4K chunks: the edited line is shown for the issue text.
     expect(res.filter((x) => x.form === 'text' && x.method === 'chunk-bm25').map((x) => [x.editedLineShown, x.allHunksShown, x.goldFileShown]))
       .toEqual([[true, true, true], [true, true, true]]);
+    expect(outcome.forms.map((f) => f.form)).toEqual(['text', 'title']);
     for (const form of ['text', 'title']) {
       const summary = JSON.parse(fs.readFileSync(path.join(root, `out-prose/${form}/summary.json`), 'utf8'));
       expect(summary).toMatchObject({ kind: 'prose', tasks: 2, reference: 'allocation', methods: ['allocation', 'chunk-bm25'] });
       expect(fs.readFileSync(path.join(root, `out-prose/${form}/report.md`), 'utf8')).toMatch(/edited line shown/);
     }
-    expect(allot([...args, '--resume'], { cwd: root }).stdout).toMatch(/^2 tasks, 0 new rows/);
-    const bad = allot([...args, '--forms', 'text,body'], { cwd: root });
+    expect((await run(true)).computed).toBe(0);
+  });
+
+  it('rejects an unknown query form with a one-line error (real process)', () => {
+    const bad = allot(['eval', 'prose', 'issues.jsonl', '--mirrors', 'mirrors', '--forms', 'text,body'], { cwd: root });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--forms takes text, title; got "body"/);
   });

@@ -10,6 +10,7 @@ import { DEFAULT_INDEX_DIR, ensureIndexed, evalDbPath } from '../../eval/repo-in
 import { DEFAULT_BUDGETS, runCrossfile, type RunOutcome } from '../../eval/run-crossfile.ts';
 import { DEFAULT_ISSUE_BUDGETS, DEFAULT_WORKTREES, runIssues } from '../../eval/run-issues.ts';
 import { DEFAULT_PROSE_BUDGETS, DEFAULT_PROSE_METHODS, PROSE_FORMS, runProse, type ProseForm } from '../../eval/run-prose.ts';
+import type { RunOptions } from '../../eval/run-start.ts';
 import { SELECTOR_BASELINES, SELECTORS } from '../../eval/selectors.ts';
 import { writeJsonl } from '../../eval/tasks.ts';
 import { UsageError } from '../repo.ts';
@@ -59,6 +60,29 @@ function stopOnSigint(): { shouldStop: () => boolean; release: () => void } {
   return { shouldStop: () => stop, release: () => process.off('SIGINT', on) };
 }
 
+/** Runs an evaluation with the options every run shares; Ctrl-C stops it after the current task. */
+async function runEval<T>(
+  tasksFile: string,
+  flags: { out: string; limit?: number; resume?: boolean; tokenizer: string; workers?: number },
+  run: (common: RunOptions) => Promise<T>,
+): Promise<T> {
+  const tokenizer = tokenizerOf(flags.tokenizer);
+  const stop = stopOnSigint();
+  try {
+    return await asUsage(() => run({
+      tasksFile, out: path.resolve(flags.out), limit: flags.limit, resume: !!flags.resume, tokenizer, workers: flags.workers,
+      progress: progressBar(), command: `allot eval ${process.argv.slice(process.argv.indexOf('eval') + 1).join(' ')}`, shouldStop: stop.shouldStop,
+    }));
+  } finally {
+    stop.release();
+  }
+}
+
+/** Where the SWE-bench-setting runs find mirrors and keep trees and indexes. */
+function treesOf(flags: { mirrors: string; worktrees?: string; indexDir?: string }): { mirrors: string; worktrees: string; indexDir: string } {
+  return { mirrors: mirrorsOf(flags.mirrors), worktrees: path.resolve(flags.worktrees ?? DEFAULT_WORKTREES), indexDir: path.resolve(flags.indexDir ?? DEFAULT_INDEX_DIR) };
+}
+
 function finish(outcome: RunOutcome, json: boolean | undefined, parts?: { label: string; written: RunOutcome['written'] }[], results?: string): void {
   const { summary, written } = outcome;
   if (json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
@@ -84,6 +108,25 @@ interface IndexFlags {
 }
 
 const indexPlace = (f: IndexFlags) => ({ indexDir: f.indexInRepo ? ('repo' as const) : path.resolve(f.indexDir ?? DEFAULT_INDEX_DIR) });
+
+/** The options of the SWE-bench-setting runs (`issues`, `prose`): where the mirrors are, the trees, the indexes. */
+function withIssueTrees(cmd: Command): Command {
+  return cmd
+    .requiredOption('--mirrors <dir>', 'folder of git directories, <dir>/<owner>+<name>/repo (as the search tool\'s fetch leaves them)')
+    .option('--worktrees <dir>', `one work tree per repository is kept here (default ${DEFAULT_WORKTREES})`)
+    .option('--limit <n>', 'only the first N issues (a quick run)', int('--limit', 1))
+    .option('--resume', 'keep results.jsonl and skip what it already has')
+    .option('--tokenizer <name>', 'cl100k_base or o200k_base', 'cl100k_base')
+    .option('--index-dir <dir>', `where evaluation indexes live (default ${DEFAULT_INDEX_DIR})`)
+    .option('--workers <n>', 'parser threads', int('--workers', 0));
+}
+
+/** The mirrors folder, checked. */
+function mirrorsOf(dir: string): string {
+  const mirrors = path.resolve(dir);
+  if (!fs.existsSync(mirrors) || !fs.statSync(mirrors).isDirectory()) throw new UsageError(`not a directory: ${dir}`);
+  return mirrors;
+}
 
 export function registerEval(program: Command): void {
   const evalCmd = program
@@ -137,33 +180,16 @@ export function registerEval(program: Command): void {
     .action(async (tasksFile: string, flags: IndexFlags & { root: string; out: string; methods?: string; budgets: string; limit?: number; resume?: boolean; tokenizer: string; json?: boolean }) => {
       const methods = await asUsage(() => pickMethods(flags.methods));
       const budgets = budgetsOf(flags.budgets);
-      const tokenizer = tokenizerOf(flags.tokenizer);
-      const stop = stopOnSigint();
-      try {
-        const outcome = await asUsage(() => runCrossfile({
-          tasksFile, root: path.resolve(flags.root), out: path.resolve(flags.out), methods, budgets, limit: flags.limit,
-          resume: !!flags.resume, tokenizer, workers: flags.workers, ...indexPlace(flags), progress: progressBar(),
-          command: `allot eval ${process.argv.slice(process.argv.indexOf('eval') + 1).join(' ')}`, shouldStop: stop.shouldStop,
-        }));
-        finish(outcome, flags.json);
-      } finally {
-        stop.release();
-      }
+      const outcome = await runEval(tasksFile, flags, (common) => runCrossfile({ ...common, root: path.resolve(flags.root), methods, budgets, ...indexPlace(flags) }));
+      finish(outcome, flags.json);
     });
 
-  evalCmd
+  withIssueTrees(evalCmd
     .command('issues <tasks>')
-    .description('run issues (SWE-bench format) through the selectors and baselines at each base commit: gold files shown, line shares, tokens')
-    .requiredOption('--mirrors <dir>', 'folder of git directories, <dir>/<owner>+<name>/repo (as the search tool\'s fetch leaves them)')
-    .option('--worktrees <dir>', `one work tree per repository is kept here (default ${DEFAULT_WORKTREES})`)
+    .description('run issues (SWE-bench format) through the selectors and baselines at each base commit: gold files shown, line shares, tokens'))
     .option('--out <dir>', 'results.jsonl, summary.json, report.md and the chart go here', 'allot-eval/issues')
     .option('--methods <list>', `comma-separated selectors and baselines (default: all; selectors: ${SELECTORS.map((x) => x.name).join(', ') || 'none yet'})`)
     .option('--budgets <list>', 'fixed token budgets for the baselines', DEFAULT_ISSUE_BUDGETS.join(','))
-    .option('--limit <n>', 'only the first N issues (a quick run)', int('--limit', 1))
-    .option('--resume', 'keep results.jsonl and skip what it already has')
-    .option('--tokenizer <name>', 'cl100k_base or o200k_base', 'cl100k_base')
-    .option('--index-dir <dir>', `where evaluation indexes live (default ${DEFAULT_INDEX_DIR})`)
-    .option('--workers <n>', 'parser threads', int('--workers', 0))
     .option('--json', 'print summary.json instead of the file list')
     .action(async (tasksFile: string, flags: IndexFlags & { mirrors: string; worktrees?: string; out: string; methods?: string; budgets: string; limit?: number; resume?: boolean; tokenizer: string; json?: boolean }) => {
       const names = flags.methods?.split(',').map((x) => x.trim()).filter(Boolean);
@@ -172,36 +198,17 @@ export function registerEval(program: Command): void {
       const methods = names && !rest!.length ? [] : await asUsage(() => pickMethods(rest?.join(','), [...METHODS, ...SELECTOR_BASELINES]));
       if (!selectors.length && !methods.length) throw new UsageError('--methods names no method');
       const budgets = budgetsOf(flags.budgets);
-      const tokenizer = tokenizerOf(flags.tokenizer);
-      const mirrors = path.resolve(flags.mirrors);
-      if (!fs.existsSync(mirrors) || !fs.statSync(mirrors).isDirectory()) throw new UsageError(`not a directory: ${flags.mirrors}`);
-      const stop = stopOnSigint();
-      try {
-        const outcome = await asUsage(() => runIssues({
-          tasksFile, mirrors, worktrees: path.resolve(flags.worktrees ?? DEFAULT_WORKTREES), out: path.resolve(flags.out),
-          selectors, methods, budgets, limit: flags.limit, resume: !!flags.resume, tokenizer, workers: flags.workers,
-          indexDir: path.resolve(flags.indexDir ?? DEFAULT_INDEX_DIR), progress: progressBar(),
-          command: `allot eval ${process.argv.slice(process.argv.indexOf('eval') + 1).join(' ')}`, shouldStop: stop.shouldStop,
-        }));
-        finish(outcome, flags.json);
-      } finally {
-        stop.release();
-      }
+      const trees = treesOf(flags);
+      const outcome = await runEval(tasksFile, flags, (common) => runIssues({ ...common, ...trees, selectors, methods, budgets }));
+      finish(outcome, flags.json);
     });
-  evalCmd
+  withIssueTrees(evalCmd
     .command('prose <tasks>')
-    .description('issues (SWE-bench format, with the gold patch) as plain-word questions: the issue text and its title alone as the context query; edited lines shown, hunks, gold files, tokens')
-    .requiredOption('--mirrors <dir>', 'folder of git directories, <dir>/<owner>+<name>/repo (as the search tool\'s fetch leaves them)')
-    .option('--worktrees <dir>', `one work tree per repository is kept here (default ${DEFAULT_WORKTREES})`)
+    .description('issues (SWE-bench format, with the gold patch) as plain-word questions: the issue text and its title alone as the context query; edited lines shown, hunks, gold files, tokens'))
     .option('--out <dir>', 'results.jsonl, and per query form summary.json, report.md and the chart', 'allot-eval/prose')
     .option('--methods <list>', `comma-separated methods (default: ${DEFAULT_PROSE_METHODS.join(',')})`)
     .option('--budgets <list>', 'token budgets', DEFAULT_PROSE_BUDGETS.map((b) => `${b / 1024}K`).join(','))
     .option('--forms <list>', `query forms: ${PROSE_FORMS.join(', ')}`, PROSE_FORMS.join(','))
-    .option('--limit <n>', 'only the first N issues (a quick run)', int('--limit', 1))
-    .option('--resume', 'keep results.jsonl and skip what it already has')
-    .option('--tokenizer <name>', 'cl100k_base or o200k_base', 'cl100k_base')
-    .option('--index-dir <dir>', `where evaluation indexes live (default ${DEFAULT_INDEX_DIR})`)
-    .option('--workers <n>', 'parser threads', int('--workers', 0))
     .option('--json', 'print the first form\'s summary.json instead of the file list')
     .action(async (tasksFile: string, flags: IndexFlags & { mirrors: string; worktrees?: string; out: string; methods?: string; budgets: string; forms: string; limit?: number; resume?: boolean; tokenizer: string; json?: boolean }) => {
       const methods = await asUsage(() => pickMethods(flags.methods ?? DEFAULT_PROSE_METHODS.join(',')));
@@ -209,20 +216,8 @@ export function registerEval(program: Command): void {
       const forms = [...new Set(flags.forms.split(',').map((x) => x.trim()).filter(Boolean))];
       const bad = forms.find((f) => !(PROSE_FORMS as readonly string[]).includes(f));
       if (bad !== undefined || !forms.length) throw new UsageError(`--forms takes ${PROSE_FORMS.join(', ')}; got "${bad ?? flags.forms}"`);
-      const tokenizer = tokenizerOf(flags.tokenizer);
-      const mirrors = path.resolve(flags.mirrors);
-      if (!fs.existsSync(mirrors) || !fs.statSync(mirrors).isDirectory()) throw new UsageError(`not a directory: ${flags.mirrors}`);
-      const stop = stopOnSigint();
-      try {
-        const outcome = await asUsage(() => runProse({
-          tasksFile, mirrors, worktrees: path.resolve(flags.worktrees ?? DEFAULT_WORKTREES), out: path.resolve(flags.out),
-          methods, budgets, forms: forms as ProseForm[], limit: flags.limit, resume: !!flags.resume, tokenizer, workers: flags.workers,
-          indexDir: path.resolve(flags.indexDir ?? DEFAULT_INDEX_DIR), progress: progressBar(),
-          command: `allot eval ${process.argv.slice(process.argv.indexOf('eval') + 1).join(' ')}`, shouldStop: stop.shouldStop,
-        }));
-        finish(outcome, flags.json, outcome.forms.map((f) => ({ label: f.form, written: f.written })), path.join(path.resolve(flags.out), 'results.jsonl'));
-      } finally {
-        stop.release();
-      }
+      const trees = treesOf(flags);
+      const outcome = await runEval(tasksFile, flags, (common) => runProse({ ...common, ...trees, methods, budgets, forms: forms as ProseForm[] }));
+      finish(outcome, flags.json, outcome.forms.map((f) => ({ label: f.form, written: f.written })), path.join(path.resolve(flags.out), 'results.jsonl'));
     });
 }
