@@ -3,6 +3,7 @@ import { prepared, type DB } from '../store/open.ts';
 import type { Candidate, ObjectKind, ViewKind } from '../types.ts';
 import { ftsMatch, queryTerms } from './fts-query.ts';
 import { readProse } from './prose-reading.ts';
+import { pendingImports } from './query-reading.ts';
 import type { Retriever } from './retriever.ts';
 import { chooseTerms, SHORT_QUERY_TERMS, termStatistics } from './term-selection.ts';
 
@@ -51,7 +52,9 @@ const rowsSql = (asksAside: boolean) =>
 /** The FTS5 expression BM25 searches for a query: all its terms, or a long query's most discriminative (`chooseTerms`). */
 export function bm25Match(db: DB, query: string): string | null {
   const terms = queryTerms(query);
-  return ftsMatch(chooseTerms(terms, terms.length > SHORT_QUERY_TERMS ? termStatistics(db) : null, readProse(query).mostlyProse));
+  if (terms.length <= SHORT_QUERY_TERMS) return ftsMatch(chooseTerms(terms, null, { prose: true }));
+  const prose = readProse(query).mostlyProse;
+  return ftsMatch(chooseTerms(terms, termStatistics(db), { prose, pending: prose ? undefined : pendingImports(query) }));
 }
 
 /**

@@ -58,6 +58,20 @@ export function guessLanguage(text: string): CodeLanguage | null {
   return null;
 }
 
+/**
+ * Lower-cased identifiers of the query's import statements that the rest of it does not use yet: what the lines at a
+ * cursor are about to use (the structural reading seeds them first; BM25 keeps them among a long query's terms).
+ * @example pendingImports('from shop.pricing import apply_discount, with_tax\n\ntotal = with_tax(x)') // from, shop, pricing, import, apply_discount
+ */
+export function pendingImports(text: string): Set<string> {
+  const used = new Set(identifiers(text.replace(IMPORT_STATEMENTS, ' ')).map((x) => x.toLowerCase()));
+  const out = new Set<string>();
+  for (const statement of text.match(IMPORT_STATEMENTS) ?? []) {
+    for (const id of identifiers(statement)) if (!used.has(id.toLowerCase())) out.add(id.toLowerCase());
+  }
+  return out;
+}
+
 let loaded: Promise<Map<CodeLanguage, LoadedLanguage>> | undefined;
 let ready: Map<CodeLanguage, LoadedLanguage> | undefined;
 /** Every grammar, loaded once: query reading is synchronous after this. */

@@ -27,16 +27,25 @@ export interface TermStatistics {
   df(term: string): number;
 }
 
+/** How a long query is read for choosing its terms. */
+export interface TermContext {
+  /** A question in words: the title (the start) matters most. Otherwise code: the cursor (the end) does. */
+  prose: boolean;
+  /** Terms of code imports not used yet (`pendingImports`): as near the cursor as the last line. */
+  pending?: ReadonlySet<string>;
+}
+
 /**
  * The terms to search, best first (all of a short query, in order). A term's position counts too: in code,
- * closeness to the end (the cursor); in prose, closeness to the start (the title).
+ * closeness to the end (the cursor), an import not used yet counting as the last line; in prose, closeness to the
+ * start (the title).
  */
-export function chooseTerms(terms: readonly QueryTerm[], stats: TermStatistics | null, prose: boolean, max = LONG_QUERY_TERMS): string[] {
+export function chooseTerms(terms: readonly QueryTerm[], stats: TermStatistics | null, context: TermContext, max = LONG_QUERY_TERMS): string[] {
   if (terms.length <= SHORT_QUERY_TERMS || !stats) return terms.slice(0, Math.max(max, SHORT_QUERY_TERMS)).map((t) => t.term);
   const scored = terms
     .map((t, i) => {
       const df = stats.df(t.term);
-      const where = prose ? 1 - i / terms.length : t.recency;
+      const where = context.prose ? 1 - i / terms.length : context.pending?.has(t.term) ? 1 : t.recency;
       const idf = Math.log(1 + (stats.rows - df + 0.5) / (df + 0.5));
       return { t: t.term, df, score: idf * CLASS_WEIGHT[t.class] * (0.5 + 0.5 * where), i };
     })

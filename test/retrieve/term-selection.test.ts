@@ -11,7 +11,7 @@ const stats = (df: Record<string, number>, rows = 100_000): TermStatistics => ({
 describe('term selection for long queries', () => {
   it('searches a short query whole, in order', () => {
     const terms = queryTerms('parse expr');
-    expect(chooseTerms(terms, stats({}), true)).toEqual(['parse', 'expr', 'parse_expr', 'parseexpr']);
+    expect(chooseTerms(terms, stats({}), { prose: true })).toEqual(['parse', 'expr', 'parse_expr', 'parseexpr']);
   });
 
   it('keeps a long code query\'s rarest identifiers, leaves out common terms and what the index lacks, and caps the count', () => {
@@ -22,7 +22,7 @@ describe('term selection for long queries', () => {
     for (const c of common) df[c] = DF_CAP;
     rare.forEach((r, i) => (df[r] = 5 + i));
     for (const t of queryTerms(query)) df[t.term] ??= 50; // parts of the identifiers: more common than the identifiers
-    const chosen = chooseTerms(queryTerms(query), stats(df), false);
+    const chosen = chooseTerms(queryTerms(query), stats(df), { prose: false });
     expect(chosen.length).toBe(LONG_QUERY_TERMS);
     for (const c of common) expect(chosen).not.toContain(c);
     expect(chosen).not.toContain('missing_thing');
@@ -32,9 +32,12 @@ describe('term selection for long queries', () => {
   it('prefers terms near the cursor in code and near the title in prose', () => {
     const lines = Array.from({ length: 30 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${i}`);
     const df = Object.fromEntries(lines.map((w) => [w, 10]));
-    const code = chooseTerms(queryTerms(lines.map((w) => `${w}()`).join('\n')), stats(df), false, 5);
+    const code = chooseTerms(queryTerms(lines.map((w) => `${w}()`).join('\n')), stats(df), { prose: false }, 5);
     expect(code).toEqual(lines.slice(-5).reverse());
-    const prose = chooseTerms(queryTerms(lines.join(' ')), stats(df), true, 5);
+    const prose = chooseTerms(queryTerms(lines.join(' ')), stats(df), { prose: true }, 5);
+    // An import the code has not used yet counts as if it were on the last line.
+    const imported = queryTerms(`import ${lines[0]}\n` + lines.slice(1).map((w) => `${w}()`).join('\n'));
+    expect(chooseTerms(imported, stats(df), { prose: false, pending: new Set([lines[0]]) }, 2)).toEqual([lines[0], lines.at(-1)]);
     expect(prose).toEqual(lines.slice(0, 5));
   });
 });
