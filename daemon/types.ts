@@ -106,6 +106,8 @@ export interface DenseStatus {
 export interface DaemonStatus {
   version: string;
   pid: number;
+  /** The random nonce of the daemon's pid file: `allot stop` signals only the process that answers with it. */
+  nonce: string;
   repo: string;
   db: string;
   startedAt: string;
