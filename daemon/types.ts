@@ -40,6 +40,8 @@ export const ERROR_STATUS = {
   'payload-too-large': 413,
   internal: 500,
   'index-building': 503,
+  /** The query watchdog's answer: not done within the deadline (`ALLOT_QUERY_TIMEOUT_MS`). */
+  'query-timeout': 503,
   'shutting-down': 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -132,10 +132,10 @@ export function checkIntegrity(db: DB, file: string, full = false): void {
  * A foreign, newer or corrupt file raises StoreError and is never modified.
  * The file, its -wal/-shm/-journal and a repository's `.allot/` folder are
  * never followed through symlinks (see own-files.ts). A writable open runs
- * `PRAGMA quick_check` (a read-only one checks the file's length), so a
- * damaged index is reported before anything is written to it.
+ * `PRAGMA quick_check` unless told not to (a read-only one checks the
+ * file's length), so a damaged index is reported before anything is written.
  */
-export function openStore(file: string, opts: { readonly?: boolean } = {}): DB {
+export function openStore(file: string, opts: { readonly?: boolean; quickCheck?: boolean } = {}): DB {
   const readonly = opts.readonly ?? false;
   let ino: number | null;
   let exists: boolean;
@@ -172,7 +172,7 @@ export function openStore(file: string, opts: { readonly?: boolean } = {}): DB {
       throw new StoreError(`${file} has index schema ${version}, newer than this allot understands (${latest}); upgrade allot or remove the index`, 'newer');
     }
     if (!readonly) {
-      if (exists) checkIntegrity(db, file);
+      if (exists && opts.quickCheck !== false) checkIntegrity(db, file);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
     }
