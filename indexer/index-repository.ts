@@ -6,7 +6,6 @@ import { openStore, type DB } from './store/open.ts';
 import { storeCounts } from './store/read.ts';
 import { resolveStore } from './store/resolution.ts';
 import { bumpGeneration, fileWriter, getState, setState } from './store/write.ts';
-import { getTokenizer, type TokenizerName } from './tokenizer.ts';
 import type { IndexSummary, SkipReason } from './types.ts';
 
 export interface IndexProgress {
@@ -23,7 +22,6 @@ export interface IndexOptions {
   /** Parser worker threads; 0 parses in-process. */
   workers?: number;
   maxFileBytes?: number;
-  tokenizer?: TokenizerName;
   onProgress?: (p: IndexProgress) => void;
   /** Only these repo-relative paths (a watcher batch); everything else is left as indexed. */
   paths?: string[];
@@ -44,7 +42,6 @@ const BATCH = 64;
 export async function indexRepository(opts: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
   const maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const tokenizer = opts.tokenizer ?? 'cl100k_base';
   const db = typeof opts.db === 'string' ? openStore(opts.db) : opts.db;
   const progress = opts.onProgress ?? (() => {});
   const skipped: Record<string, number> = {};
@@ -122,7 +119,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
           }
           const path = todo[next++];
           const large = (discovery.sizes.get(path) ?? 0) >= LARGE_FILE_BYTES;
-          const o = await pool.extract({ root: opts.repo, path, knownHash: known.get(path), maxFileBytes, tokenizer }, large);
+          const o = await pool.extract({ root: opts.repo, path, knownHash: known.get(path), maxFileBytes }, large);
           if (o.status === 'extracted') {
             parsed++;
             for (const w of o.file.warnings) problems.push({ path, message: w });
@@ -150,7 +147,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
     let resolvedReferences: number | undefined;
     if (getState(db, 'resolution_dirty')) {
       progress({ phase: 'resolve', done: 0, total: 1 });
-      resolvedReferences = resolveStore(db, getTokenizer(tokenizer)).resolved;
+      resolvedReferences = resolveStore(db).resolved;
     }
     phases.resolve = (performance.now() - mark) / 1000;
     const counts = storeCounts(db);

@@ -1,7 +1,6 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { extractFile, type FileOutcome } from './extract/extract-file.ts';
-import { getTokenizer, type TokenizerName } from './tokenizer.ts';
 
 export interface ParseRequest {
   id: number;
@@ -9,7 +8,6 @@ export interface ParseRequest {
   path: string;
   knownHash?: string;
   maxFileBytes: number;
-  tokenizer: TokenizerName;
 }
 
 /** Extracts files on worker threads (or in-process when `workers` is 0). */
@@ -44,7 +42,7 @@ interface Thread {
 export function createParsePool(workers = defaultWorkerCount()): ParsePool {
   if (workers <= 0) {
     return {
-      extract: (req) => extractFile(req.root, req.path, getTokenizer(req.tokenizer), req),
+      extract: (req) => extractFile(req.root, req.path, req),
       close: async () => {},
     };
   }

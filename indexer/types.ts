@@ -52,14 +52,13 @@ export interface ExtractedObject {
   docstring: string | null;
 }
 
-/** A view of an object of the same file. */
+/** A view of an object of the same file: a line range; `text` is what its lines show (see extract/view-text.ts), which the store indexes but does not keep. */
 export interface ExtractedView {
   object: number;
   kind: ViewKind;
   startLine: number;
   endLine: number;
   text: string;
-  tokens: number;
 }
 
 /** A reference from an object (by index) to a name: one per distinct (kind, qualifier, name, module, alias) an object uses, at its first line. */
@@ -116,7 +115,7 @@ export interface CodeObject {
   docstring: string | null;
 }
 
-/** A stored view. `path` is where its text lives, which differs from the object's for derived views. */
+/** A stored view. `path` is where its text lives, which differs from the object's for derived views; `tokens` counts `text` (cl100k_base). */
 export interface View {
   id: number;
   objectId: string;

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { languageOf, loadLanguage } from '../languages/registry.ts';
-import type { Tokenizer } from '../tokenizer.ts';
 import type { FileExtraction, SkipReason } from '../types.ts';
 import { extractCode } from './extract-code.ts';
 import { extractText } from './extract-text.ts';
@@ -39,7 +38,7 @@ export function looksBinary(bytes: Uint8Array): boolean {
  * Reads, hashes and extracts one repository file. Every problem becomes an
  * outcome with the path and a reason; nothing here throws for bad input.
  */
-export async function extractFile(root: string, rel: string, tokenizer: Tokenizer, opts: ExtractOptions): Promise<FileOutcome> {
+export async function extractFile(root: string, rel: string, opts: ExtractOptions): Promise<FileOutcome> {
   const abs = path.join(root, rel);
   let bytes: Buffer;
   let stat: fs.Stats;
@@ -70,13 +69,13 @@ export async function extractFile(root: string, rel: string, tokenizer: Tokenize
   let language = languageOf(rel);
   let code = null;
   if (language !== 'text') {
-    code = extractCode(rel, src, await loadLanguage(language), tokenizer);
+    code = extractCode(rel, src, await loadLanguage(language));
     if (!code) {
       warnings.push(`parse abandoned after a timeout: indexed as plain text`);
       language = 'text';
     }
   }
-  const parts = code ?? { ...extractText(rel, src, tokenizer), references: [], parseErrors: 0 };
+  const parts = code ?? { ...extractText(rel, src), references: [], parseErrors: 0 };
   if (parts.parseErrors > 0) warnings.push(`${parts.parseErrors} syntax error node(s): indexed what parses`);
   return {
     status: 'extracted',

@@ -52,7 +52,7 @@ export function dumpIndex(db: DB): Record<string, unknown[]> {
       .all(),
     views: db
       .prepare(
-        `SELECT v.object_id, f.path, v.kind, v.derived, v.start_line, v.end_line, v.text, v.tokens
+        `SELECT v.object_id, f.path, v.kind, v.derived, v.start_line, v.end_line, v.text
          FROM views v JOIN files f ON f.id = v.file_id ORDER BY v.object_id, f.path, v.kind, v.start_line, v.text`,
       )
       .all(),
