@@ -47,6 +47,8 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
   const skipped: Record<string, number> = {};
   const problems: IndexSummary['problems'] = [];
   const skippedPaths: IndexSummary['skippedPaths'] = [];
+  const limited: Record<string, number> = {};
+  const limitedPaths: IndexSummary['limitedPaths'] = [];
   const skip = (reason: SkipReason) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
 
   try {
@@ -123,6 +125,10 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
           if (o.status === 'extracted') {
             parsed++;
             for (const w of o.file.warnings) problems.push({ path, message: w });
+            if (o.file.limit) {
+              limited[o.file.limit.reason] = (limited[o.file.limit.reason] ?? 0) + 1;
+              limitedPaths.push({ path, ...o.file.limit });
+            }
           } else if (o.status === 'unchanged') unchanged++;
           else {
             skip(o.reason);
@@ -170,6 +176,8 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       resolvedReferences: resolvedReferences ?? counts.resolvedReferences,
       skipped,
       skippedPaths,
+      limited,
+      limitedPaths,
       problems,
       seconds: (performance.now() - started) / 1000,
       phases,

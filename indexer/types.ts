@@ -93,7 +93,12 @@ export interface FileExtraction {
   objects: ExtractedObject[];
   views: ExtractedView[];
   references: ExtractedReference[];
+  /** Set when the file was indexed with less than extraction gives: minified or generated code, or views over the per-file caps. */
+  limit: { reason: LimitReason; message: string } | null;
 }
+
+/** Why a file was indexed with less than extraction gives (see extract/limits.ts). */
+export type LimitReason = 'minified' | 'views';
 
 /** Why discovery left a path out. */
 export type SkipReason = 'binary' | 'too-large' | 'symlink-outside' | 'symlink' | 'ignored' | 'unreadable' | 'vanished';
@@ -182,6 +187,10 @@ export interface IndexSummary {
   skipped: Record<string, number>;
   /** Every file left out for a reason other than ignore rules, with the reason. */
   skippedPaths: { path: string; reason: SkipReason; message: string }[];
+  /** Files of this run indexed with less than extraction gives, counted by reason: `minified` (one file object, no views), `views` (views over the per-file caps). */
+  limited: Record<string, number>;
+  /** Each such file with its reason and what was kept. */
+  limitedPaths: { path: string; reason: LimitReason; message: string }[];
   /** Files indexed with a problem (syntax errors, invalid UTF-8, parse timeout) or lost while indexing (vanished, unreadable). */
   problems: { path: string; message: string }[];
   seconds: number;

@@ -5,7 +5,8 @@ import { languageOf, loadLanguage } from '../languages/registry.ts';
 import type { FileExtraction, SkipReason } from '../types.ts';
 import { extractCode } from './extract-code.ts';
 import { extractText } from './extract-text.ts';
-import { sourceLines } from './source.ts';
+import { capViews, minifiedReason, type FileLimit } from './limits.ts';
+import { moduleObject, sourceLines } from './source.ts';
 
 /** Default limit above which a file is skipped as too large. */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -68,7 +69,15 @@ export async function extractFile(root: string, rel: string, opts: ExtractOption
   const src = sourceLines(text);
   let language = languageOf(rel);
   let code = null;
-  if (language !== 'text') {
+  let limit: FileLimit | null = null;
+  const minified = language !== 'text' ? minifiedReason(text) : null;
+  if (minified) {
+    // One file object, no parse and no windows: its lines are too long to be worth views (a 1 MB one-line bundle
+    // gave 80,190 views of megabytes each).
+    language = 'text';
+    limit = { reason: 'minified', message: minified };
+    code = { objects: [moduleObject(rel, src, 'file')], views: [], references: [], parseErrors: 0 };
+  } else if (language !== 'text') {
     code = extractCode(rel, src, await loadLanguage(language));
     if (!code) {
       warnings.push(`parse abandoned after a timeout: indexed as plain text`);
@@ -77,6 +86,8 @@ export async function extractFile(root: string, rel: string, opts: ExtractOption
   }
   const parts = code ?? { ...extractText(rel, src), references: [], parseErrors: 0 };
   if (parts.parseErrors > 0) warnings.push(`${parts.parseErrors} syntax error node(s): indexed what parses`);
+  const capped = capViews(parts.views, bytes.length);
+  limit ??= capped.limit;
   return {
     status: 'extracted',
     file: {
@@ -90,8 +101,9 @@ export async function extractFile(root: string, rel: string, opts: ExtractOption
       parseErrors: parts.parseErrors,
       warnings,
       objects: parts.objects,
-      views: parts.views,
+      views: capped.views,
       references: parts.references,
+      limit,
     },
   };
 }
