@@ -5,8 +5,8 @@ import type { ExtractedView, LimitReason, ViewKind } from '../types.ts';
  * indexed as one file object (no parse, no windows), and any file's views are capped in number and in text.
  */
 
-/** Files smaller than this are never taken for minified: a few lines of anything are cheap. */
-const MINIFIED_MIN_BYTES = 4096;
+/** Files smaller than this are never taken for minified: a few kilobytes of anything are cheap. */
+const MINIFIED_MIN_BYTES = 8192;
 /**
  * Minified code (measured on npm bundles: react-dom, lodash, jQuery, d3, three, moment, bootstrap, vue, typescript):
  * lines of 300 to 500 characters and more on average, and 2-5% whitespace. Hand-written code averages 30-60
@@ -17,6 +17,12 @@ const MINIFIED_MEAN_LINE = 200;
 const MINIFIED_WHITESPACE = 0.06;
 /** Lines this long on average are generated whatever their spacing (a one-line bundle, an inlined data table). */
 const GENERATED_MEAN_LINE = 1000;
+/**
+ * Either way such a file names many things (npm bundles of 8 KB and more: 255 to thousands of distinct identifiers):
+ * what costs is its many objects sharing long lines. Brackets or elements nested thousands deep make long lines of
+ * a handful of names and few objects, and are parsed as code.
+ */
+const MINIFIED_MIN_NAMES = 100;
 
 /** A file's views: at most this many... */
 export const MAX_VIEWS_PER_FILE = 10_000;
@@ -42,7 +48,10 @@ export function minifiedReason(text: string): string | null {
   }
   const mean = text.length / lines;
   const whitespace = space / text.length;
-  if (mean >= GENERATED_MEAN_LINE || (mean >= MINIFIED_MEAN_LINE && whitespace < MINIFIED_WHITESPACE)) {
+  if (mean < GENERATED_MEAN_LINE && (mean < MINIFIED_MEAN_LINE || whitespace >= MINIFIED_WHITESPACE)) return null;
+  const names = new Set<string>();
+  for (const m of text.matchAll(/[A-Za-z_$][\w$]*/g)) if (names.add(m[0]).size >= MINIFIED_MIN_NAMES) break;
+  if (names.size >= MINIFIED_MIN_NAMES) {
     return `minified or generated (${Math.round(mean)} characters a line, ${(whitespace * 100).toFixed(1)}% whitespace): indexed as one file object`;
   }
   return null;
