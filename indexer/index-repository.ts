@@ -61,9 +61,19 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       skip(s.reason);
       if (s.reason !== 'ignored') skippedPaths.push(s);
     }
-    const known = new Map(
-      (db.prepare('SELECT path, hash FROM files').all() as { path: string; hash: string }[]).map((r) => [r.path, r.hash]),
+    const indexed = new Map(
+      (db.prepare('SELECT path, hash, size, mtime_ms AS mtimeMs FROM files').all() as { path: string; hash: string; size: number; mtimeMs: number }[]).map(
+        (r) => [r.path, r],
+      ),
     );
+    const known = new Map([...indexed].map(([p, r]) => [p, r.hash]));
+    // A file whose size and modification time are those indexed is not read again (a recorded time of -1, racy, is never trusted).
+    const statUnchanged = (p: string) => {
+      const r = indexed.get(p);
+      return r !== undefined && r.mtimeMs >= 0 && r.mtimeMs === discovery.mtimes.get(p) && r.size === discovery.sizes.get(p);
+    };
+    /** Files read and found unchanged whose recorded time differs: recorded at the next write. */
+    const retimed: [number, string][] = [];
     const scope = opts.paths ? new Set(opts.paths) : null;
     const inScope = (p: string) => !scope || scope.has(p);
     const writer = fileWriter(db);
@@ -85,7 +95,9 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
     let unchanged = 0;
     let done = 0;
     let batch: FileOutcome[] = [];
+    const setMtime = db.prepare('UPDATE files SET mtime_ms = ? WHERE path = ?');
     const flush = () => {
+      if (retimed.length) db.transaction(() => retimed.splice(0).forEach(([m, p]) => setMtime.run(m, p)))();
       if (!batch.length) return;
       const outcomes = batch;
       batch = [];
@@ -120,6 +132,11 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
             break;
           }
           const path = todo[next++];
+          if (statUnchanged(path)) {
+            unchanged++;
+            progress({ phase: 'parse', done: ++done, total: todo.length, path });
+            continue;
+          }
           const large = (discovery.sizes.get(path) ?? 0) >= LARGE_FILE_BYTES;
           const o = await pool.extract({ root: opts.repo, path, knownHash: known.get(path), maxFileBytes }, large);
           if (o.status === 'extracted') {
@@ -129,7 +146,10 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
               limited[o.file.limit.reason] = (limited[o.file.limit.reason] ?? 0) + 1;
               limitedPaths.push({ path, ...o.file.limit });
             }
-          } else if (o.status === 'unchanged') unchanged++;
+          } else if (o.status === 'unchanged') {
+            unchanged++;
+            if (o.mtimeMs !== indexed.get(path)?.mtimeMs) retimed.push([o.mtimeMs, path]);
+          }
           else {
             skip(o.reason);
             skippedPaths.push({ path, reason: o.reason, message: o.message });

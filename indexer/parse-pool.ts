@@ -19,11 +19,16 @@ export interface ParsePool {
 
 /**
  * Files at least this large are parsed one at a time, and the worker that
- * parsed one is replaced once idle: WebAssembly memory (tree-sitter's heap)
+ * parsed one is replaced once idle (see RECYCLE_RSS_BYTES): WebAssembly memory (tree-sitter's heap)
  * grows to the largest tree and never shrinks, so two big trees at once, or a
  * worker keeping one, would double the peak.
  */
 export const LARGE_FILE_BYTES = 192 * 1024;
+/**
+ * ...but only once the process holds this much: a new worker costs its start-up (about half a CPU-second), and
+ * replacing one after each of SymPy's 18 large files cost a third of its cold index CPU.
+ */
+export const RECYCLE_RSS_BYTES = 320 * 1024 * 1024;
 
 /** Workers register tsx themselves, then load the TypeScript entry, whatever started the main thread. */
 const WORKER_BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
@@ -61,7 +66,7 @@ export function createParsePool(workers = defaultWorkerCount()): ParsePool {
       if (!p) return;
       pending.delete(msg.id);
       thread.load--;
-      if (msg.outcome.status === 'extracted' && msg.outcome.file.size >= LARGE_FILE_BYTES) thread.retiring = true;
+      if (msg.outcome.status === 'extracted' && msg.outcome.file.size >= LARGE_FILE_BYTES && process.memoryUsage.rss() > RECYCLE_RSS_BYTES) thread.retiring = true;
       if (thread.retiring && thread.load === 0) replace(thread);
       p.resolve(msg.outcome);
     });
@@ -78,9 +83,9 @@ export function createParsePool(workers = defaultWorkerCount()): ParsePool {
     threads[i] = spawn();
     void old.worker.terminate();
   };
-  for (let i = 0; i < workers; i++) threads.push(spawn());
-
   const send = (req: Omit<ParseRequest, 'id'>, large: boolean): Promise<FileOutcome> => {
+    // Workers start with the first file to parse: a run that finds nothing changed starts none.
+    while (threads.length < workers) threads.push(spawn());
     const open = threads.filter((t) => !t.retiring);
     const thread = (open.length ? open : threads).reduce((a, b) => (b.load < a.load ? b : a));
     thread.load++;

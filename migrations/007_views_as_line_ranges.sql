@@ -1,4 +1,15 @@
--- allot index, schema 7: views are line ranges of `file_texts`, not copies. An own view's text (signature, body,
+-- allot index, schema 7: the text of the source is stored once, deflated, and views are line ranges of it.
+-- File texts move to `file_blobs` (raw deflate, indexer/store/file-text.ts); `file_texts` becomes a view that
+-- inflates them (`allot_unpack`, registered on every connection by openStore), so its readers are unchanged.
+CREATE TABLE file_blobs (
+  file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+  data    BLOB NOT NULL
+);
+INSERT INTO file_blobs (file_id, data) SELECT file_id, allot_pack(text) FROM file_texts;
+DROP TABLE file_texts;
+CREATE VIEW file_texts AS SELECT file_id, allot_unpack(data) AS text FROM file_blobs;
+
+-- Views are line ranges of the file texts, not copies. An own view's text (signature, body,
 -- docstring, window) is rebuilt from its file's lines and its object (indexer/extract/view-text.ts); only a
 -- derived view (a call site, import or test reference: one trimmed line of another file, at most 240 characters)
 -- keeps its text, so deleting it from the full-text index needs no other file. Token counts are taken when a view

@@ -14,13 +14,22 @@ const BINARY_SNIFF = 8000;
 
 export type FileOutcome =
   | { status: 'extracted'; file: FileExtraction }
-  | { status: 'unchanged'; path: string; hash: string }
+  | { status: 'unchanged'; path: string; hash: string; mtimeMs: number }
   | { status: 'skipped'; path: string; reason: SkipReason; message: string };
 
 export interface ExtractOptions {
   maxFileBytes: number;
   /** The hash already in the index: an equal hash means nothing to re-parse. */
   knownHash?: string;
+}
+
+/**
+ * A file's modification time as the index records it: -1 when it is within 2 s of when the file was read (a
+ * change in the same tick could keep size and time), so that the next run reads the file rather than trust its
+ * time, as git does with racy entries.
+ */
+function recordedMtime(stat: fs.Stats): number {
+  return Date.now() - stat.mtimeMs < 2000 ? -1 : Math.trunc(stat.mtimeMs);
 }
 
 /** sha-1 of a file's bytes (or of a text's UTF-8): the key that decides re-parsing, and that caches vectors. */
@@ -55,7 +64,7 @@ export async function extractFile(root: string, rel: string, opts: ExtractOption
   if (bytes.length > opts.maxFileBytes) return { status: 'skipped', path: rel, reason: 'too-large', message: `${bytes.length} bytes > ${opts.maxFileBytes}` };
   if (looksBinary(bytes)) return { status: 'skipped', path: rel, reason: 'binary', message: 'binary content' };
   const hash = contentHash(bytes);
-  if (opts.knownHash === hash) return { status: 'unchanged', path: rel, hash };
+  if (opts.knownHash === hash) return { status: 'unchanged', path: rel, hash, mtimeMs: recordedMtime(stat) };
 
   const warnings: string[] = [];
   let text: string;
@@ -95,7 +104,7 @@ export async function extractFile(root: string, rel: string, opts: ExtractOption
       language,
       hash,
       size: bytes.length,
-      mtimeMs: Math.trunc(stat.mtimeMs),
+      mtimeMs: recordedMtime(stat),
       lineCount: src.lines.length,
       text,
       parseErrors: parts.parseErrors,

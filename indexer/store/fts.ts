@@ -44,8 +44,11 @@ export function ftsName(qualifiedName: string): string {
  * every compound identifier, so `parse` finds `parseConfigFile` and `parse_config_file`).
  */
 export function ftsColumns(view: FtsView, object: FtsObject): [name: string, text: string, parts: string] {
-  return [ftsName(object.qualifiedName), view.text, identifierParts(view.text)];
+  // An object's views come one after another: its name column is built once.
+  if (object.qualifiedName !== lastName.qualifiedName) lastName = { qualifiedName: object.qualifiedName, column: ftsName(object.qualifiedName) };
+  return [lastName.column, view.text, identifierParts(view.text)];
 }
+let lastName = { qualifiedName: '', column: '' };
 
 /** Inserts and deletes rows of `views_fts`; the rowid is the view's id. */
 export interface FtsRows {

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { registerTextFunctions } from './file-text.ts';
 import { ensureFtsLayout } from './fts.ts';
 
 export type DB = Database.Database;
@@ -73,6 +74,8 @@ export function openStore(file: string, opts: { readonly?: boolean } = {}): DB {
     throw new StoreError(`cannot open ${file}: ${(err as Error).message}`, 'io');
   }
   try {
+    // The schema's own functions (file texts are stored deflated) before anything reads it.
+    registerTextFunctions(db);
     const migrations = loadMigrations();
     const latest = migrations.at(-1)?.version ?? 0;
     let appId: number, version: number, tables: number;

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { FileExtraction, ObjectKind } from '../types.ts';
 import { recordChanges } from './changes.ts';
+import { packText } from './file-text.ts';
 import { ftsRows, type FtsRows } from './fts.ts';
 import { prepared, type DB } from './open.ts';
 import { fileViewTexts, type StoredView } from './view-texts.ts';
@@ -64,7 +65,7 @@ export function fileWriter(db: DB): FileWriter {
   const insFile = db.prepare(
     'INSERT INTO files (path, language, hash, size, mtime_ms, line_count, parse_errors) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  const insText = db.prepare('INSERT INTO file_texts (file_id, text) VALUES (?, ?)');
+  const insText = db.prepare('INSERT INTO file_blobs (file_id, data) VALUES (?, ?)');
   const insObject = db.prepare(
     `INSERT INTO objects (id, file_id, parent_id, kind, name, qualified_name, start_line, end_line, start_byte, end_byte, signature, docstring)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -82,7 +83,7 @@ export function fileWriter(db: DB): FileWriter {
       const fileId = Number(
         insFile.run(file.path, file.language, file.hash, file.size, file.mtimeMs, file.lineCount, file.parseErrors).lastInsertRowid,
       );
-      insText.run(fileId, file.text);
+      insText.run(fileId, packText(file.text));
       const seen = new Map<string, number>();
       const ids = file.objects.map((o) => {
         const key = `${o.qualifiedName}\0${o.kind}`;
