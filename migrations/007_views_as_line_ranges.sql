@@ -32,3 +32,7 @@ CREATE INDEX views_object ON views(object_id);
 CREATE INDEX views_file ON views(file_id);
 -- The full-text rows are rebuilt from the views' texts as this code reads them.
 DELETE FROM state WHERE key = 'fts_layout';
+
+-- Only resolved references are looked up by target: the index leaves out the unresolved third.
+DROP INDEX refs_target;
+CREATE INDEX refs_target ON refs(target_id) WHERE target_id IS NOT NULL;
