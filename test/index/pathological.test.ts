@@ -1,21 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_VIEWS_PER_FILE, minifiedReason } from '../../indexer/extract/limits.ts';
 import { indexRepository } from '../../indexer/index-repository.ts';
 import { seededRandom } from '../../indexer/random.ts';
 import { openStore } from '../../indexer/store/open.ts';
 import { fiberObjects, objectViews } from '../../indexer/store/read.ts';
 import { search } from '../../indexer/retrieve/search.ts';
-import { checkConsistency, FIXTURES, tempDir, writeTree } from '../helpers/repo.ts';
+import { checkConsistency, FIXTURES, scratchDirs, writeTree } from '../helpers/repo.ts';
 
-const dirs: string[] = [];
-const dir = () => {
-  const d = tempDir();
-  dirs.push(d);
-  return d;
-};
-afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const dir = scratchDirs();
 
 /** A bundle as minifiers write it: one line of about `bytes` characters, thousands of tiny functions. */
 function oneLineBundle(bytes: number): string {
