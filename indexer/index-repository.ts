@@ -1,5 +1,6 @@
 import { discoverFiles } from './discover.ts';
-import { DEFAULT_MAX_FILE_BYTES, type FileOutcome } from './extract/extract-file.ts';
+import nodePath from 'node:path';
+import { DEFAULT_MAX_FILE_BYTES, fileLooksBinary, type FileOutcome } from './extract/extract-file.ts';
 import { createParsePool, LARGE_FILE_BYTES } from './parse-pool.ts';
 import { ftsStatistics, rebuildFts } from './store/fts.ts';
 import { openStore, type DB } from './store/open.ts';
@@ -138,7 +139,10 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
             continue;
           }
           const large = (discovery.sizes.get(path) ?? 0) >= LARGE_FILE_BYTES;
-          const o = await pool.extract({ root: opts.repo, path, knownHash: known.get(path), maxFileBytes }, large);
+          // A file the index does not hold may be binary (images, archives): told here, it needs no worker.
+          const o: FileOutcome = !known.has(path) && fileLooksBinary(nodePath.join(opts.repo, path))
+            ? { status: 'skipped', path, reason: 'binary', message: 'binary content' }
+            : await pool.extract({ root: opts.repo, path, knownHash: known.get(path), maxFileBytes }, large);
           if (o.status === 'extracted') {
             parsed++;
             for (const w of o.file.warnings) problems.push({ path, message: w });

@@ -12,23 +12,18 @@ export interface ParseRequest {
 
 /** Extracts files on worker threads (or in-process when `workers` is 0). */
 export interface ParsePool {
-  /** Extracts one file; `large` files are taken one at a time and their worker is replaced afterwards. */
+  /** Extracts one file; `large` files are taken one at a time, by the first worker. */
   extract(req: Omit<ParseRequest, 'id'>, large?: boolean): Promise<FileOutcome>;
   close(): Promise<void>;
 }
 
 /**
- * Files at least this large are parsed one at a time, and the worker that
- * parsed one is replaced once idle (see RECYCLE_RSS_BYTES): WebAssembly memory (tree-sitter's heap)
- * grows to the largest tree and never shrinks, so two big trees at once, or a
- * worker keeping one, would double the peak.
+ * Files at least this large are parsed one at a time, all by the first worker: WebAssembly memory (tree-sitter's
+ * heap) grows to the largest tree a worker parsed and never shrinks, so only that worker holds a big heap, and
+ * the others stay small. (Replacing the worker after each large file bounded memory too, but a new worker costs
+ * its start-up, about half a CPU-second: SymPy's 18 large files cost a third of its cold index CPU.)
  */
 export const LARGE_FILE_BYTES = 192 * 1024;
-/**
- * ...but only once the process holds this much: a new worker costs its start-up (about half a CPU-second), and
- * replacing one after each of SymPy's 18 large files cost a third of its cold index CPU.
- */
-export const RECYCLE_RSS_BYTES = 320 * 1024 * 1024;
 
 /** Workers register tsx themselves, then load the TypeScript entry, whatever started the main thread. */
 const WORKER_BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
@@ -41,7 +36,6 @@ export function defaultWorkerCount(): number {
 interface Thread {
   worker: Worker;
   load: number;
-  retiring: boolean;
 }
 
 export function createParsePool(workers = defaultWorkerCount()): ParsePool {
@@ -59,15 +53,12 @@ export function createParsePool(workers = defaultWorkerCount()): ParsePool {
     const thread: Thread = {
       worker: new Worker(WORKER_BOOT, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 8 } }),
       load: 0,
-      retiring: false,
     };
     thread.worker.on('message', (msg: { id: number; outcome: FileOutcome }) => {
       const p = pending.get(msg.id);
       if (!p) return;
       pending.delete(msg.id);
       thread.load--;
-      if (msg.outcome.status === 'extracted' && msg.outcome.file.size >= LARGE_FILE_BYTES && process.memoryUsage.rss() > RECYCLE_RSS_BYTES) thread.retiring = true;
-      if (thread.retiring && thread.load === 0) replace(thread);
       p.resolve(msg.outcome);
     });
     thread.worker.on('error', (err) => {
@@ -86,8 +77,7 @@ export function createParsePool(workers = defaultWorkerCount()): ParsePool {
   const send = (req: Omit<ParseRequest, 'id'>, large: boolean): Promise<FileOutcome> => {
     // Workers start with the first file to parse: a run that finds nothing changed starts none.
     while (threads.length < workers) threads.push(spawn());
-    const open = threads.filter((t) => !t.retiring);
-    const thread = (open.length ? open : threads).reduce((a, b) => (b.load < a.load ? b : a));
+    const thread = large ? threads[0] : threads.reduce((a, b) => (b.load < a.load ? b : a));
     thread.load++;
     const id = nextId++;
     return new Promise((resolve, reject) => {

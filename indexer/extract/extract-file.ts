@@ -44,6 +44,20 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
+/** Whether a file's first bytes mark it binary (false when it cannot be read: extraction then says why). */
+export function fileLooksBinary(abs: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(abs, 'r');
+    const head = Buffer.alloc(BINARY_SNIFF);
+    return looksBinary(head.subarray(0, fs.readSync(fd, head, 0, BINARY_SNIFF, 0)));
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
 /**
  * Reads, hashes and extracts one repository file. Every problem becomes an
  * outcome with the path and a reason; nothing here throws for bad input.
