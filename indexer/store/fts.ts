@@ -2,6 +2,7 @@ import { identifierParts, splitIdentifier } from '../identifiers.ts';
 import { isAsidePath } from '../paths.ts';
 import type { ObjectKind, ViewKind } from '../types.ts';
 import type { DB } from './open.ts';
+import { fileViewTexts, type StoredView } from './view-texts.ts';
 
 /**
  * The one place that writes `views_fts`: which columns a view's row holds (`ftsColumns`), and the insert and delete
@@ -63,7 +64,7 @@ function carriesName(view: FtsView, object: FtsObject): boolean {
 /** The columns of a view's row, in `FTS_COLUMNS` order. */
 export function ftsColumns(view: FtsView, object: FtsObject): string[] {
   const row: Record<FtsColumn, string> = { name: '', signature: '', docstring: '', body: '', derived: '', parts: '', aside: '' };
-  const name = carriesName(view, object) ? ftsName(object.qualifiedName) : '';
+  const name = carriesName(view, object) ? nameColumn(object.qualifiedName) : '';
   const parts = identifierParts(view.text);
   const derived = view.kind === 'callsite' || view.kind === 'import' || view.kind === 'testref';
   if (isAsidePath(object.path)) row.aside = [name, view.text, parts].filter(Boolean).join(' ');
@@ -74,6 +75,13 @@ export function ftsColumns(view: FtsView, object: FtsObject): string[] {
     row.parts = parts;
   }
   return FTS_COLUMNS.map((c) => row[c]);
+}
+
+// An object's views come one after another: its name column is built once.
+let lastName = { qualifiedName: '', column: '' };
+function nameColumn(qualifiedName: string): string {
+  if (qualifiedName !== lastName.qualifiedName) lastName = { qualifiedName, column: ftsName(qualifiedName) };
+  return lastName.column;
 }
 
 /** Inserts and deletes rows of `views_fts`; the rowid is the view's id. */
@@ -101,28 +109,26 @@ export function ftsRows(db: DB): FtsRows {
   return rows;
 }
 
-/** A stored view with what its full-text row is built from, in view id order after `afterId`, `limit` at most. */
-function storedViews(db: DB, afterId: number, limit: number): { id: number; view: FtsView; object: FtsObject }[] {
-  const rows = db
-    .prepare(
-      `SELECT v.id, v.kind AS viewKind, v.text, o.name, o.qualified_name AS qualifiedName, o.kind, f.path
-       FROM views v JOIN objects o ON o.id = v.object_id JOIN files f ON f.id = o.file_id WHERE v.id > ? ORDER BY v.id LIMIT ?`,
-    )
-    .all(afterId, limit) as ({ id: number; viewKind: ViewKind; text: string } & FtsObject)[];
-  return rows.map((r) => ({ id: r.id, view: { kind: r.viewKind, text: r.text }, object: r }));
-}
-
 /**
- * Empties the full-text index and inserts the row of every view again, then records the layout. Run inside the
- * caller's transaction. Returns the number of rows.
+ * Empties the full-text index and inserts the row of every view again, file by file (views whose text lives in the
+ * file), then records the layout. Run inside the caller's transaction. Returns the number of rows.
  */
 export function rebuildFts(db: DB): number {
   db.prepare("INSERT INTO views_fts (views_fts) VALUES ('delete-all')").run();
   const fts = ftsRows(db);
+  const files = db.prepare('SELECT id FROM files ORDER BY id').pluck().all() as number[];
+  const viewsOf = db.prepare(
+    `SELECT v.id, v.object_id AS objectId, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine, v.text,
+            o.name, o.qualified_name AS qualifiedName, o.kind AS objectKind, f.path
+     FROM views v JOIN objects o ON o.id = v.object_id JOIN files f ON f.id = o.file_id WHERE v.file_id = ? ORDER BY v.id`,
+  );
   let n = 0;
-  for (let batch = storedViews(db, 0, 2048); batch.length; batch = storedViews(db, batch.at(-1)!.id, 2048)) {
-    for (const { id, view, object } of batch) fts.insert(id, view, object);
-    n += batch.length;
+  for (const fileId of files) {
+    const texts = fileViewTexts(db, fileId);
+    for (const v of viewsOf.all(fileId) as (StoredView & { id: number; name: string; qualifiedName: string; objectKind: ObjectKind; path: string })[]) {
+      fts.insert(v.id, { kind: v.kind, text: texts(v) }, { name: v.name, qualifiedName: v.qualifiedName, kind: v.objectKind, path: v.path });
+      n++;
+    }
   }
   db.prepare("INSERT INTO state (key, value) VALUES ('fts_layout', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(FTS_LAYOUT);
   return n;

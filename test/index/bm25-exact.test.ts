@@ -1,22 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { indexRepository } from '../../indexer/index-repository.ts';
 import { seededRandom } from '../../indexer/random.ts';
 import { bm25Retriever } from '../../indexer/retrieve/bm25.ts';
 import { ftsStatistics } from '../../indexer/store/fts.ts';
 import { APPLICATION_ID, loadMigrations, openStore } from '../../indexer/store/open.ts';
 import { bm25Fingerprint, randomEdit } from '../helpers/random-edits.ts';
-import { checkConsistency, tempDir, writeTree } from '../helpers/repo.ts';
+import { checkConsistency, scratchDirs, writeTree } from '../helpers/repo.ts';
 
-const dirs: string[] = [];
-const dir = () => {
-  const d = tempDir();
-  dirs.push(d);
-  return d;
-};
-afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const dir = scratchDirs();
 
 const WORDS = ['parse', 'config', 'token', 'render', 'cache', 'price', 'cart', 'node', 'tree', 'walk', 'load', 'save', 'user', 'page'];
 
