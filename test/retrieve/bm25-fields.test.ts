@@ -45,6 +45,14 @@ beforeAll(async () => {
       '',
     ].join('\n'),
     'docs/dates.md': '# Dates\n\nHow dates are formatted: format_date takes a pattern and formats the date.\n',
+    // Two definitions of parse_expr: the one everything uses, and a short private twin; a test and a re-export.
+    'calc/__init__.py': 'from calc.parser import parse_expr\n',
+    'calc/parser.py': 'def parse_expr(text, local_dict=None, transformations=None, evaluate=True):\n    """Converts the string text to an expression."""\n    return Expr(text)\n\n\nclass Expr:\n    def __init__(self, text):\n        self.text = text\n',
+    'calc/ast_tools.py': 'def parse_expr(s):\n    return s\n',
+    'calc/solve.py': 'from calc.parser import parse_expr\n\n\ndef solve(text):\n    return parse_expr(text)\n',
+    'calc/plot.py': 'from calc.parser import parse_expr\n\n\ndef plot(text):\n    return parse_expr(text)\n',
+    'calc/series.py': 'from calc.parser import parse_expr\n\n\ndef series(text):\n    return parse_expr(text, evaluate=False)\n',
+    'tests/test_parser.py': 'from calc.parser import parse_expr\n\n\ndef test_parse_expr():\n    assert parse_expr("1 + 2")\n',
   });
   db = await indexInPlace(repo);
   await loadQueryLanguages();
@@ -76,6 +84,13 @@ describe('BM25 fields and weights', () => {
     expect(firstFile('how are dates formatted with a pattern')).toBe('web/dates.py');
     expect(firstFile('which test checks that dates are formatted with a pattern')).toBe('tests/test_dates.py');
     expect(firstFile('tests/test_dates.py format date pattern')).toBe('tests/test_dates.py');
+  });
+
+  it('finds what two words spell as one identifier, the definition the repository uses first (the default retriever)', async () => {
+    const hits = [...new Set((await retrieverFor(db, 'hybrid')).retrieve('parse expr', 50).map((c) => `${c.fiber}:${c.objectName}`))];
+    expect(hits.slice(0, 3)).toContain('calc/parser.py:parse_expr');
+    expect(hits.indexOf('calc/parser.py:parse_expr')).toBeLessThan(hits.indexOf('calc/ast_tools.py:parse_expr'));
+    expect(hits.indexOf('calc/parser.py:parse_expr')).toBeLessThan(hits.indexOf('tests/test_parser.py:test_parse_expr'));
   });
 
   it('keeps BM25\'s best hit among the first three objects of the default fusion on a prose query', async () => {
