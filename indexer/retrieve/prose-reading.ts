@@ -42,14 +42,21 @@ export const STOP_WORDS = new Set(
 
 /** Lines that are code, not prose: inside a fence, a REPL or shell prompt, a traceback line, or dense with code punctuation. */
 const PROMPT = /^\s*(>>>|\.\.\.\s|\$\s|In \[\d+\]:|Traceback \(|File "|at\s+\S+\s*\(|#include|import\s|from\s+\S+\s+import\s)/;
-const CODE_PUNCTUATION = /[(){}[\];=<>]|->|=>|::/g;
+/** A statement's opening keyword, lower-case as code writes it. */
+const KEYWORD = /^\s*(def|class|return|const|let|var|function|fn|func|pub|if|elif|else|for|while|try|except|catch|raise|throw|assert|yield|await|export|package|@\w+)\b/;
+/** Code punctuation: a call's opening bracket (a parenthesis after a space opens an aside of a sentence), braces, `=`... */
+const CODE_PUNCTUATION = /[\w$]\(|[{}[\];=<>]|->|=>|::/g;
+const TICKED = /`[^`\n]*`/g;
 
 function isCodeLine(line: string): boolean {
   if (PROMPT.test(line)) return true;
-  const punct = line.match(CODE_PUNCTUATION)?.length ?? 0;
-  const words = line.match(/[A-Za-z]{2,}/g)?.length ?? 0;
-  // A sentence has a few brackets at most; a line of code has about one per word or more.
-  return punct >= 2 && punct * 2 >= words;
+  // A ticked span inside a sentence is part of the sentence, whatever punctuation it holds.
+  const bare = line.replace(TICKED, ' ');
+  const punct = bare.match(CODE_PUNCTUATION)?.length ?? 0;
+  if (KEYWORD.test(bare) && (punct > 0 || /[:{]\s*$/.test(bare))) return true;
+  // A sentence has a bracket or two among many words; a line of code has one for every other name or more.
+  const names = bare.match(/[A-Za-z_$][\w$]*/g)?.length ?? 0;
+  return punct >= 2 && punct * 2 >= names;
 }
 
 /** The query's lines, split into prose and code (fenced blocks and code-looking lines). */

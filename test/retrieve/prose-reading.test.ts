@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileEvidence, hybridRetriever } from '../../indexer/retrieve/fusion.ts';
-import { joinedForms, readProse } from '../../indexer/retrieve/prose-reading.ts';
+import { joinedForms, readProse, splitProse } from '../../indexer/retrieve/prose-reading.ts';
 import type { Retriever } from '../../indexer/retrieve/retriever.ts';
 import { hybridOf, queryKind } from '../../indexer/retrieve/select.ts';
 import type { Candidate } from '../../indexer/types.ts';
@@ -123,5 +123,18 @@ describe('file evidence', () => {
     expect(list.find((c) => c.objectId === 'lead')!.fileScore).toBeLessThan(1);
     // Code and names queries are ranked as the lists say, without file evidence.
     expect(hybridOf(structural, bm25, null).retrieve('cookieSigner', 50).every((c) => c.fileScore === undefined)).toBe(true);
+  });
+});
+
+describe('code lines inside prose', () => {
+  const codeLines = (text: string) => splitProse(text).code;
+  it('tells lines of code from sentences that quote code', () => {
+    for (const line of ['x = foo(a, b)', '    return bar(x)', '    def total(self, items):', 'result = compute_total(items, tax_rate=0.2)', 'print(df.groupby("a").sum())', '>>> parse_expr("1+2")', 'import numpy as np', '  File "a.py", line 3, in f', 'const card = render(stats, { layout });', 'for (const x of xs) {']) {
+      expect(codeLines(line)).toEqual([line]);
+    }
+    for (const line of ['Calling `foo(x)` fails (see #123)', 'If you call it twice, the cache (a dict) is cleared.', 'set layout=compact and it breaks', 'ValueError: percent out of range', 'for a list of dates the order is wrong']) {
+      expect(codeLines(line)).toEqual([]);
+    }
+    expect(codeLines('Some text\n```\nnot = code but fenced\n```\nmore text')).toEqual(['not = code but fenced']);
   });
 });
