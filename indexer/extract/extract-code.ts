@@ -5,9 +5,11 @@ import type { ExtractedObject, ExtractedReference, ExtractedView, ObjectKind, Re
 import { moduleObject, SourceLines } from './source.ts';
 
 /** Kinds a query may name in `@definition.<kind>`. */
-const DEFINITION_KINDS = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'method', 'constant']);
-/** Kinds whose functions are methods, and whose own text excludes their members. */
-const CONTAINERS = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'module']);
+const DEFINITION_KINDS = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'method', 'constant', 'namespace']);
+/** Kinds whose own text excludes their members. */
+const CONTAINERS = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'module', 'namespace']);
+/** Kinds whose functions are methods. */
+const METHOD_HOSTS = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait']);
 
 /** Parsing stops after this long; the file is then indexed as plain text lines. */
 export const PARSE_TIMEOUT_MS = 5_000;
@@ -130,7 +132,7 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
     if (prior !== undefined) {
       if (defs[prior].kind === 'constant' && !isScope && kind !== 'constant') {
         defs[prior].kind = kind;
-        defs[prior].name = nameNode.text;
+        defs[prior].name = nameOf(nameNode);
       }
       continue;
     }
@@ -161,7 +163,7 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
       node: main.node,
       start,
       kind,
-      name: nameNode.text,
+      name: nameOf(nameNode),
       scopeOnly: isScope,
       namespace: main.name === 'scope.module',
       receiver: receiverName(captureOf(m, 'receiver')),
@@ -173,6 +175,19 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
   // Outer definitions before inner ones, in source order.
   defs.sort((a, b) => a.start.startIndex - b.start.startIndex || b.node.endIndex - a.node.endIndex);
   return dropShadowedConstants(defs);
+}
+
+/**
+ * The name a `@name` capture holds. A leaf is its own text; a C-style
+ * declarator (`*table[10]`, `(*cb)(int)`, `x = 1`) is read down its
+ * `declarator` (or `name`) fields to the identifier it declares.
+ */
+function nameOf(node: Node): string {
+  let n: Node | null = node;
+  for (let depth = 0; n && n.type.endsWith('declarator') && depth < 8; depth++) {
+    n = n.childForFieldName('declarator') ?? n.childForFieldName('name') ?? n.namedChildren.find((c) => c.type.includes('identifier') || c.type.endsWith('declarator')) ?? null;
+  }
+  return (n ?? node).text;
 }
 
 /** The bare type name of a receiver type capture: `*Server[T]` -> `Server`. */
@@ -242,7 +257,7 @@ function buildObjects(path: string, src: SourceLines, defs: Definition[]): Extra
       byNode.set(d.node.id, -scopeNames.length);
       continue;
     }
-    const container = (parentRef < 0 && !scopeNamespace[-1 - parentRef]) || (parent > 0 && CONTAINERS.has(objects[parent].kind));
+    const container = (parentRef < 0 && !scopeNamespace[-1 - parentRef]) || (parent > 0 && METHOD_HOSTS.has(objects[parent].kind));
     const kind: ObjectKind = d.kind === 'function' && (container || d.receiver) ? 'method' : d.kind;
     const sig = signatureOf(d.node, src);
     byNode.set(d.node.id, objects.length);
