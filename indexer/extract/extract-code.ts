@@ -130,9 +130,12 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
     if (!isScope && !DEFINITION_KINDS.has(kind)) continue;
     const prior = seen.get(main.node.id);
     if (prior !== undefined) {
-      if (defs[prior].kind === 'constant' && !isScope && kind !== 'constant') {
+      // A function beats a constant, and a match naming a receiver (`void T::f()`) beats a plain one.
+      const receiver = receiverName(captureOf(m, 'receiver'));
+      if ((defs[prior].kind === 'constant' && !isScope && kind !== 'constant') || (receiver && !defs[prior].receiver)) {
         defs[prior].kind = kind;
         defs[prior].name = nameOf(nameNode);
+        defs[prior].receiver = receiver ?? defs[prior].receiver;
       }
       continue;
     }
@@ -155,8 +158,7 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
         // Some grammars (Rust `///`) end a line comment with its newline: it belongs to neither text nor span.
         docstring = comments.map((c) => c.text.replace(/\r?\n$/, '')).join('\n');
         docStartLine = comments[0].startPosition.row + 1;
-        const last = comments.at(-1)!;
-        docEndLine = last.endPosition.row + (last.endPosition.column === 0 && last.endPosition.row > last.startPosition.row ? 0 : 1);
+        docEndLine = lastLine(comments.at(-1)!);
       }
     }
     defs.push({
@@ -220,6 +222,12 @@ function signatureOf(node: Node, src: SourceLines): { text: string; endLine: num
   return { text: clip((src.lines[startLine - 1] ?? '').trim(), MAX_SIGNATURE), endLine: startLine };
 }
 
+/** The 1-based last line of a node; a node ending with its own newline (`#define`, Rust `///`) ends on the line before. */
+function lastLine(node: Node): number {
+  const end = node.endPosition;
+  return end.row + (end.column === 0 && end.row > node.startPosition.row ? 0 : 1);
+}
+
 function clip(s: string, n: number): string {
   return s.length <= n ? s : s.slice(0, n);
 }
@@ -269,7 +277,7 @@ function buildObjects(path: string, src: SourceLines, defs: Definition[]): Extra
       name: d.name,
       qualifiedName,
       startLine: d.start.startPosition.row + 1,
-      endLine: d.node.endPosition.row + 1,
+      endLine: lastLine(d.node),
       startByte: src.byteOffset(d.start.startPosition.row, d.start.startPosition.column),
       endByte: src.byteOffset(d.node.endPosition.row, d.node.endPosition.column),
       signature: sig.text,
@@ -393,7 +401,9 @@ function collectReferences(matches: QueryMatch[], defs: Definition[]): Extracted
       const nameNode = captureOf(m, 'import.name');
       const aliasNode = captureOf(m, 'import.alias');
       if (!moduleNode && !nameNode) continue;
-      const module = moduleNode ? unquote(moduleNode.text) : null;
+      // `@import.relative` marks a specifier relative to the file whatever it reads like (Ruby `require_relative`).
+      const relative = m.captures.some((c) => c.name === 'import.relative');
+      const module = moduleNode ? (relative ? './' : '') + unquote(moduleNode.text) : null;
       const name = nameNode ? nameNode.text : m.captures.some((c) => c.name === 'import.wildcard') ? '*' : module!;
       const key = `${source}|import|${name}|${module}|${aliasNode?.text}`;
       if (seen.has(key)) continue;
@@ -415,7 +425,7 @@ function collectReferences(matches: QueryMatch[], defs: Definition[]): Extracted
 }
 
 function unquote(s: string): string {
-  return s.replace(/^['"`]|['"`]$/g, '');
+  return s.replace(/^['"`<]|['"`>]$/g, '');
 }
 
 /** ERROR and MISSING nodes of a tree, walked iteratively (nesting can be pathological). */

@@ -22,7 +22,7 @@ export interface ResolverReference {
 }
 
 const TYPES = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'type']);
-const SELF = new Set(['self', 'this', 'cls', 'super', 'super()', 'Self']);
+const SELF = new Set(['self', 'this', 'cls', 'super', 'super()', 'Self', '$this', 'static', 'parent']);
 /** Languages whose unqualified names also see the rest of the folder (package). */
 const FOLDER_SCOPED = new Set<Language>(['go', 'java']);
 
