@@ -22,6 +22,8 @@ interface Definition {
   node: Node;
   /** Start of the object's span: wrappers (decorators, `export`) and leading doc comments included. */
   start: Node;
+  /** End of the object's span: the node itself, or an `@extent` capture (Dart's body is the signature's next sibling). */
+  end: Node;
   kind: ObjectKind;
   name: string;
   scopeOnly: boolean;
@@ -130,9 +132,9 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
     if (!isScope && !DEFINITION_KINDS.has(kind)) continue;
     const prior = seen.get(main.node.id);
     if (prior !== undefined) {
-      // A function beats a constant, and a match naming a receiver (`void T::f()`) beats a plain one.
+      // A more specific kind beats a general one (whatever order the matches come in), and a match naming a receiver (`void T::f()`) a plain one.
       const receiver = receiverName(captureOf(m, 'receiver'));
-      if ((defs[prior].kind === 'constant' && !isScope && kind !== 'constant') || (receiver && !defs[prior].receiver)) {
+      if ((!isScope && specificity(kind) > specificity(defs[prior].kind)) || (receiver && !defs[prior].receiver)) {
         defs[prior].kind = kind;
         defs[prior].name = nameOf(nameNode);
         defs[prior].receiver = receiver ?? defs[prior].receiver;
@@ -151,7 +153,7 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
     } else {
       const comments: Node[] = [];
       for (let prev = attach.leadingBefore(start); prev; prev = attach.leadingBefore(prev)) {
-        if (prev.type.includes('comment')) comments.unshift(prev);
+        if (/comment|haddock/.test(prev.type)) comments.unshift(prev);
         start = prev;
       }
       if (comments.length > 0) {
@@ -164,6 +166,7 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
     defs.push({
       node: main.node,
       start,
+      end: captureOf(m, 'extent') ?? main.node,
       kind,
       name: nameOf(nameNode),
       scopeOnly: isScope,
@@ -175,7 +178,7 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
     });
   }
   // Outer definitions before inner ones, in source order.
-  defs.sort((a, b) => a.start.startIndex - b.start.startIndex || b.node.endIndex - a.node.endIndex);
+  defs.sort((a, b) => a.start.startIndex - b.start.startIndex || b.end.endIndex - a.end.endIndex);
   return dropShadowedConstants(defs);
 }
 
@@ -192,6 +195,11 @@ function nameOf(node: Node): string {
   return (n ?? node).text;
 }
 
+/** A constant is the least specific reading of a node, then a class (`enum class`, Kotlin's `interface` is a class declaration). */
+function specificity(kind: ObjectKind): number {
+  return kind === 'constant' ? 0 : kind === 'class' ? 1 : 2;
+}
+
 /** The bare type name of a receiver type capture: `*Server[T]` -> `Server`. */
 function receiverName(node: Node | undefined): string | null {
   if (!node) return null;
@@ -205,7 +213,7 @@ function dropShadowedConstants(defs: Definition[]): Definition[] {
     (d) =>
       d.kind !== 'constant' ||
       !defs.some(
-        (o) => o !== d && o.kind !== 'constant' && o.name === d.name && o.node.startIndex >= d.node.startIndex && o.node.endIndex <= d.node.endIndex,
+        (o) => o !== d && o.kind !== 'constant' && o.name === d.name && o.node.startIndex >= d.node.startIndex && o.end.endIndex <= d.end.endIndex,
       ),
   );
 }
@@ -245,7 +253,7 @@ function buildObjects(path: string, src: SourceLines, defs: Definition[]): Extra
   // defs are sorted outer-first, so a stack of open definitions gives each one its enclosing definition.
   const open: Definition[] = [];
   for (const d of defs) {
-    while (open.length && open.at(-1)!.node.endIndex < d.node.endIndex) open.pop();
+    while (open.length && open.at(-1)!.end.endIndex < d.end.endIndex) open.pop();
     const enclosing = open.at(-1);
     open.push(d);
     const parentRef = enclosing ? byNode.get(enclosing.node.id)! : 0;
@@ -277,9 +285,9 @@ function buildObjects(path: string, src: SourceLines, defs: Definition[]): Extra
       name: d.name,
       qualifiedName,
       startLine: d.start.startPosition.row + 1,
-      endLine: lastLine(d.node),
+      endLine: lastLine(d.end),
       startByte: src.byteOffset(d.start.startPosition.row, d.start.startPosition.column),
-      endByte: src.byteOffset(d.node.endPosition.row, d.node.endPosition.column),
+      endByte: src.byteOffset(d.end.endPosition.row, d.end.endPosition.column),
       signature: sig.text,
       docstring: d.docstring,
     });
@@ -360,7 +368,7 @@ function ownText(src: SourceLines, start: number, end: number, children: [number
  */
 function positionIndex(defs: Definition[]): (at: number) => number {
   const spans = defs
-    .map((d) => ({ start: d.node.startIndex, end: d.node.endIndex, index: (d as Definition & { index?: number }).index }))
+    .map((d) => ({ start: d.node.startIndex, end: d.end.endIndex, index: (d as Definition & { index?: number }).index }))
     .filter((x): x is { start: number; end: number; index: number } => x.index !== undefined && x.index >= 0)
     .sort((a, b) => a.start - b.start || b.end - a.end);
   // The enclosing span of each span, by a nesting stack.
@@ -400,11 +408,17 @@ function collectReferences(matches: QueryMatch[], defs: Definition[]): Extracted
       const moduleNode = captureOf(m, 'import.module');
       const nameNode = captureOf(m, 'import.name');
       const aliasNode = captureOf(m, 'import.alias');
-      if (!moduleNode && !nameNode) continue;
+      // `@import.path` is a whole dotted path (`a.b.C`, a grammar without fields): module `a.b`, name `C`.
+      // Several `@import.path` captures are its segments (Scala's `path:` fields), joined with dots.
+      const pathParts = m.captures.filter((c) => c.name === 'import.path').map((c) => c.node.text);
+      const pathText = pathParts.length ? pathParts.join('.') : null;
+      if (!moduleNode && !nameNode && !pathText) continue;
       // `@import.relative` marks a specifier relative to the file whatever it reads like (Ruby `require_relative`).
       const relative = m.captures.some((c) => c.name === 'import.relative');
-      const module = moduleNode ? (relative ? './' : '') + unquote(moduleNode.text) : null;
-      const name = nameNode ? nameNode.text : m.captures.some((c) => c.name === 'import.wildcard') ? '*' : module!;
+      const split = nameNode ? null : pathText?.match(/^(.*?)(?:\.|::|\\)([^.:\\]+)$/);
+      let module = moduleNode ? (relative ? './' : '') + unquote(moduleNode.text) : split ? split[1] : pathText;
+      let name = nameNode ? nameNode.text : m.captures.some((c) => c.name === 'import.wildcard') ? '*' : split ? split[2] : module!;
+      if (pathText && !nameNode && !split) name = module = pathText;
       const key = `${source}|import|${name}|${module}|${aliasNode?.text}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -415,7 +429,8 @@ function collectReferences(matches: QueryMatch[], defs: Definition[]): Extracted
     if (!nameNode) continue;
     const kind = main.name.slice('reference.'.length) as ReferenceKind;
     if (kind !== 'call' && kind !== 'inherit') continue;
-    const qualifier = captureOf(m, 'qualifier')?.text ?? null;
+    // Haskell's module qualifier keeps its dot (`M.`).
+    const qualifier = captureOf(m, 'qualifier')?.text.replace(/\.$/, '') ?? null;
     const key = `${source}|${kind}|${nameNode.text}|${qualifier}`;
     if (seen.has(key)) continue;
     seen.add(key);

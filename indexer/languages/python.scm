@@ -4,6 +4,7 @@
 ;     (kinds: class interface struct enum trait type function method constant);
 ;   @scope with @name: a naming scope that is not itself an object (`impl T`);
 ;   @scope.module with @name: a namespace (`namespace A.B`, `mod m`): its functions stay functions;
+;   @extent: where the object's span ends when not at the definition node (a body that is its next sibling);
 ;   @receiver beside @name: the type a function is declared on (Go `func (s *S) f`), making it a method;
 ;   @reference.call / @reference.inherit with @name and optional @qualifier;
 ;   @import on an import statement, with @import.module, @import.name, @import.alias

@@ -45,16 +45,16 @@ export const LANGUAGE_SPECS: Record<CodeLanguage, LanguageSpec> = {
   csharp: { language: 'csharp', extensions: ['.cs'], grammar: vscode('c-sharp'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'attribute_list'] },
   php: { language: 'php', extensions: ['.php', '.phtml'], interpreters: ['php'], grammar: vscode('php'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'attribute_list'] },
   ruby: { language: 'ruby', extensions: ['.rb', '.rake', '.gemspec', '.ru'], interpreters: ['ruby'], grammar: vscode('ruby'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
-  kotlin: { language: 'kotlin', extensions: ['.kt', '.kts'], grammar: cursorless('kotlin'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'multiline_comment'] },
+  kotlin: { language: 'kotlin', extensions: ['.kt', '.kts'], grammar: cursorless('kotlin'), docStyle: 'preceding-comment', wrappers: [], leading: ['line_comment', 'multiline_comment'] },
   swift: { language: 'swift', extensions: ['.swift'], grammar: cursorless('swift'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'multiline_comment'] },
   scala: { language: 'scala', extensions: ['.scala', '.sc'], interpreters: ['scala'], grammar: cursorless('scala'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'block_comment'] },
   bash: { language: 'bash', extensions: ['.sh', '.bash', '.zsh', '.ksh'], interpreters: ['sh', 'bash', 'zsh', 'ksh', 'dash'], grammar: vscode('bash'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
   lua: { language: 'lua', extensions: ['.lua'], interpreters: ['lua', 'luajit'], grammar: cursorless('lua'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
   elixir: { language: 'elixir', extensions: ['.ex', '.exs'], interpreters: ['elixir'], grammar: cursorless('elixir'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
   dart: { language: 'dart', extensions: ['.dart'], grammar: cursorless('dart'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'documentation_comment', 'annotation'] },
-  haskell: { language: 'haskell', extensions: ['.hs', '.lhs'], interpreters: ['runhaskell', 'runghc'], grammar: cursorless('haskell'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'haddock'] },
-  ocaml: { language: 'ocaml', extensions: ['.ml'], interpreters: ['ocaml'], grammar: { pkg: 'tree-sitter-ocaml', file: 'tree-sitter-ocaml.wasm' }, docStyle: 'preceding-comment', wrappers: [], leading: comments },
-  zig: { language: 'zig', extensions: ['.zig'], grammar: cursorless('zig'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'doc_comment'] },
+  haskell: { language: 'haskell', extensions: ['.hs'], interpreters: ['runhaskell', 'runghc'], grammar: cursorless('haskell'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'haddock', 'signature'] },
+  ocaml: { language: 'ocaml', extensions: ['.ml'], interpreters: ['ocaml'], grammar: { pkg: 'tree-sitter-ocaml', file: 'tree-sitter-ocaml.wasm' }, docStyle: 'preceding-comment', wrappers: ['value_definition', 'type_definition', 'module_definition', 'class_definition'], leading: comments },
+  zig: { language: 'zig', extensions: ['.zig'], grammar: cursorless('zig'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
 };
 
 const BY_EXTENSION = new Map<string, CodeLanguage>(
