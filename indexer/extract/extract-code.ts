@@ -2,6 +2,7 @@ import type { Node, QueryMatch } from 'web-tree-sitter';
 import type { LoadedLanguage } from '../languages/registry.ts';
 import type { Tokenizer } from '../tokenizer.ts';
 import type { ExtractedObject, ExtractedReference, ExtractedView, ObjectKind, ReferenceKind } from '../types.ts';
+import { recoverMatches, type Recovered } from './recover.ts';
 import { moduleObject, SourceLines } from './source.ts';
 
 /** Kinds a query may name in `@definition.<kind>`. */
@@ -57,12 +58,15 @@ export function extractCode(
 ): CodeExtraction | null {
   const deadline = performance.now() + PARSE_TIMEOUT_MS;
   lang.parser.reset();
-  const tree = lang.parser.parse(src.text, null, { progressCallback: () => performance.now() > deadline });
+  const text = lang.spec.repair?.(src.text) ?? src.text;
+  const tree = lang.parser.parse(text, null, { progressCallback: () => performance.now() > deadline });
   if (!tree) return null;
+  let recovered: Recovered | undefined;
   try {
     const root = tree.rootNode;
-    const matches = lang.query.matches(root);
-    const defs = collectDefinitions(matches, lang, src, attachmentsOf(lang, root, src.text));
+    recovered = recoverMatches(lang, text, src, root, deadline);
+    const matches = recovered.matches;
+    const defs = collectDefinitions(matches, lang, src, attachmentsOf(lang, recovered.roots, src.text));
     const objects = buildObjects(path, src, defs);
     const moduleDoc = lang.spec.docStyle === 'leading-string' ? leadingString(root) : null;
     if (moduleDoc) objects[0].docstring = moduleDoc.text;
@@ -70,6 +74,7 @@ export function extractCode(
     const references = collectReferences(matches, defs);
     return { objects, views, references, parseErrors: root.hasError ? countErrors(root) : 0 };
   } finally {
+    for (const t of recovered?.trees ?? []) t.delete();
     tree.delete();
   }
 }
@@ -86,10 +91,10 @@ interface Attachments {
   leadingBefore(node: Node): Node | undefined;
 }
 
-function attachmentsOf(lang: LoadedLanguage, root: Node, text: string): Attachments {
+function attachmentsOf(lang: LoadedLanguage, roots: Node[], text: string): Attachments {
   const wrappers = new Map<number, Node[]>();
   const leading = new Map<number, Node>();
-  for (const c of lang.attachments?.captures(root) ?? []) {
+  for (const c of roots.flatMap((root) => lang.attachments?.captures(root) ?? [])) {
     if (c.name === 'wrapper') (wrappers.get(c.node.endIndex) ?? wrappers.set(c.node.endIndex, []).get(c.node.endIndex)!).push(c.node);
     else leading.set(c.node.endIndex, c.node);
   }

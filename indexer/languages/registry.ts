@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Language as Grammar, Parser, Query } from 'web-tree-sitter';
 import type { CodeLanguage, Language } from '../types.ts';
+import { separateCallSignatures } from './repairs.ts';
 
 /** How a language attaches documentation to a definition. */
 export type DocStyle = 'leading-string' | 'preceding-comment';
@@ -25,6 +26,8 @@ export interface LanguageSpec {
   wrappers: string[];
   /** Sibling node types before a definition that belong to it (attributes, comments). */
   leading: string[];
+  /** A length-preserving repair of the text before parsing, for a grammar's known gap (see repairs.ts). */
+  repair?: (text: string) => string;
 }
 
 const vscode = (file: string): GrammarFile => ({ pkg: '@vscode/tree-sitter-wasm', file: `wasm/tree-sitter-${file}.wasm` });
@@ -34,8 +37,8 @@ const comments = ['comment'];
 /** One row per language; its query is `indexer/languages/<language>.scm`. */
 export const LANGUAGE_SPECS: Record<CodeLanguage, LanguageSpec> = {
   python: { language: 'python', extensions: ['.py', '.pyi'], interpreters: ['python', 'pypy'], grammar: vscode('python'), docStyle: 'leading-string', wrappers: ['decorated_definition'], leading: [] },
-  typescript: { language: 'typescript', extensions: ['.ts', '.mts', '.cts'], interpreters: ['ts-node', 'tsx', 'deno', 'bun'], grammar: vscode('typescript'), docStyle: 'preceding-comment', wrappers: ['export_statement'], leading: ['comment', 'decorator'] },
-  tsx: { language: 'tsx', extensions: ['.tsx'], grammar: vscode('tsx'), docStyle: 'preceding-comment', wrappers: ['export_statement'], leading: ['comment', 'decorator'] },
+  typescript: { language: 'typescript', extensions: ['.ts', '.mts', '.cts'], interpreters: ['ts-node', 'tsx', 'deno', 'bun'], grammar: vscode('typescript'), docStyle: 'preceding-comment', wrappers: ['export_statement'], leading: ['comment', 'decorator'], repair: separateCallSignatures },
+  tsx: { language: 'tsx', extensions: ['.tsx'], grammar: vscode('tsx'), docStyle: 'preceding-comment', wrappers: ['export_statement'], leading: ['comment', 'decorator'], repair: separateCallSignatures },
   javascript: { language: 'javascript', extensions: ['.js', '.mjs', '.cjs', '.jsx'], interpreters: ['node', 'nodejs'], grammar: vscode('javascript'), docStyle: 'preceding-comment', wrappers: ['export_statement'], leading: ['comment', 'decorator'] },
   java: { language: 'java', extensions: ['.java'], grammar: vscode('java'), docStyle: 'preceding-comment', wrappers: [], leading: ['block_comment', 'line_comment'] },
   go: { language: 'go', extensions: ['.go'], grammar: vscode('go'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
