@@ -7,7 +7,7 @@
 /** Languages parsed with tree-sitter; `text` is every other readable file. */
 export const CODE_LANGUAGES = [
   'python', 'typescript', 'tsx', 'javascript', 'java', 'go', 'rust',
-  'c', 'cpp', 'csharp', 'php', 'ruby', 'kotlin', 'swift', 'scala', 'bash', 'lua', 'elixir', 'dart', 'haskell', 'ocaml', 'zig',
+  'c', 'cpp', 'csharp', 'php', 'ruby', 'kotlin', 'swift', 'scala', 'bash', 'lua', 'elixir', 'dart', 'haskell', 'ocaml', 'ocaml_interface', 'zig',
 ] as const;
 export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
 export type Language = CodeLanguage | 'text';

@@ -67,7 +67,7 @@ export async function extractFile(root: string, rel: string, tokenizer: Tokenize
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const src = sourceLines(text);
-  let language = languageOf(rel);
+  let language = languageOf(rel, text);
   let code = null;
   if (language !== 'text') {
     code = extractCode(rel, src, await loadLanguage(language), tokenizer);

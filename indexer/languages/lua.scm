@@ -10,6 +10,8 @@
 (assignment_statement
   (variable_list . name: [(identifier) @name (dot_index_expression table: (_) @receiver field: (identifier) @name)])
   (expression_list . value: (function_definition))) @definition.function
+; `{ name = function() end }`: a function field of a table
+(field name: (identifier) @name value: (function_definition)) @definition.function
 ; top-level variables that are not `require`d modules
 (chunk (variable_declaration (assignment_statement (variable_list . name: (identifier) @name) (expression_list . value: (_) @_value))) @definition.constant
   (#not-match? @_value "^require[\\s(]"))

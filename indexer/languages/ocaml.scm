@@ -9,15 +9,13 @@
 (value_definition (let_binding pattern: (value_name) @name (parameter)) @definition.function)
 (value_definition (let_binding pattern: (value_name) @name body: [(fun_expression) (function_expression)]) @definition.function)
 (value_definition (let_binding pattern: (value_name) @name) @definition.constant)
+; `let a, b = ...`: each name of the tuple
+(value_definition (let_binding pattern: (tuple_pattern (value_name) @name @definition.constant)))
 (external (value_name) @name) @definition.function
+; operators: `let (>>=) p f = ...`
+(value_definition (let_binding pattern: (parenthesized_operator (_) @name)) @definition.function)
 
-(type_definition (type_binding name: (type_constructor) @name) @definition.type)
-(exception_definition (constructor_declaration (constructor_name) @name)) @definition.type
-(module_definition (module_binding (module_name) @name) @definition.namespace)
-(module_type_definition (module_type_name) @name) @definition.interface
-(value_specification (value_name) @name) @definition.function
-(class_definition (class_binding (class_name) @name) @definition.class)
-(method_definition (method_name) @name) @definition.function
+; include fragments/ocaml-declarations.scm
 
 ; ---------------------------------------------------------------- references
 

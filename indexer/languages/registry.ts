@@ -57,6 +57,7 @@ export const LANGUAGE_SPECS: Record<CodeLanguage, LanguageSpec> = {
   dart: { language: 'dart', extensions: ['.dart'], grammar: cursorless('dart'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'documentation_comment', 'annotation'] },
   haskell: { language: 'haskell', extensions: ['.hs'], interpreters: ['runhaskell', 'runghc'], grammar: cursorless('haskell'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'haddock', 'signature'] },
   ocaml: { language: 'ocaml', extensions: ['.ml'], interpreters: ['ocaml'], grammar: { pkg: 'tree-sitter-ocaml', file: 'tree-sitter-ocaml.wasm' }, docStyle: 'preceding-comment', wrappers: ['value_definition', 'type_definition', 'module_definition', 'class_definition'], leading: comments },
+  ocaml_interface: { language: 'ocaml_interface', extensions: ['.mli'], grammar: { pkg: 'tree-sitter-ocaml', file: 'tree-sitter-ocaml_interface.wasm' }, docStyle: 'preceding-comment', wrappers: ['type_definition', 'module_definition'], leading: comments },
   zig: { language: 'zig', extensions: ['.zig'], grammar: cursorless('zig'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
 };
 
