@@ -17,4 +17,4 @@
 
 ; `source lib/common.sh`, `. "$DIR/other.sh"`
 (command name: (command_name (word) @_source) . argument: [(word) (string) (raw_string) (concatenation)] @import.module
-  (#match? @_source "^(source|\\.)$")) @import
+  (#match? @_source "^(source|\\.)$")) @import @import.wildcard

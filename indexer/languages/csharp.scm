@@ -45,6 +45,6 @@
 ; ---------------------------------------------------------------- imports
 
 ; `using System.Text;` brings a namespace's types into scope; `using J = System.Text.Json;` names it
-(using_directive . [(identifier) (qualified_name)] @import.module .) @import
+(using_directive . [(identifier) (qualified_name)] @import.module .) @import @import.wildcard
 (using_directive (identifier) @import.alias "=" [(identifier) (qualified_name)] @import.module) @import
 (using_directive name: (identifier) @import.alias [(identifier) (qualified_name)] @import.module) @import

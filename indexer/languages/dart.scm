@@ -35,5 +35,7 @@
 ; ---------------------------------------------------------------- imports
 
 ; `import 'package:app/helper.dart';`, `import 'dart:math' as math;`, `export 'src/x.dart';`
-(import_specification (configurable_uri (uri (string_literal) @import.module)) . (identifier)? @import.alias) @import
+(import_specification (configurable_uri (uri (string_literal) @import.module)) . (identifier) @import.alias) @import
+((import_specification (configurable_uri (uri (string_literal) @import.module))) @import @import.wildcard @_spec
+  (#not-match? @_spec "\\sas\\s"))
 (library_export (configurable_uri (uri (string_literal) @import.module))) @import

@@ -37,4 +37,5 @@
 ; `alias App.Helper` binds `Helper`; `alias App.Helper, as: H`; `import Enum`, `require Logger`, `use GenServer`
 (call target: (identifier) @_kw (arguments . (alias) @import.path .) (#eq? @_kw "alias")) @import
 (call target: (identifier) @_kw (arguments . (alias) @import.module (keywords (pair key: (keyword) @_as value: (alias) @import.alias))) (#eq? @_kw "alias") (#match? @_as "^as")) @import
-(call target: (identifier) @_kw (arguments . (alias) @import.module) (#match? @_kw "^(import|require|use)$")) @import
+(call target: (identifier) @_kw (arguments . (alias) @import.module) (#match? @_kw "^(require|use)$")) @import
+(call target: (identifier) @_kw (arguments . (alias) @import.module) (#eq? @_kw "import")) @import @import.wildcard

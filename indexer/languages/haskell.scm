@@ -27,5 +27,5 @@
 ; ---------------------------------------------------------------- imports
 
 ; `import Data.Map`, `import qualified Data.Map as M`
-(import module: (module) @import.module !alias) @import
+(import module: (module) @import.module !alias) @import @import.wildcard
 (import module: (module) @import.module alias: (module) @import.alias) @import

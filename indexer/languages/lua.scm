@@ -32,4 +32,5 @@
     (variable_list . name: (identifier) @import.alias)
     (expression_list . value: (function_call name: (identifier) @_req arguments: (arguments . (string content: (string_content) @import.module)))))
   (#eq? @_req "require")) @import
-([(chunk) (block)] (function_call name: (identifier) @_req arguments: (arguments . (string content: (string_content) @import.module))) @import (#eq? @_req "require"))
+(chunk (function_call name: (identifier) @_req arguments: (arguments . (string content: (string_content) @import.module))) @import (#eq? @_req "require"))
+(block (function_call name: (identifier) @_req arguments: (arguments . (string content: (string_content) @import.module))) @import (#eq? @_req "require"))

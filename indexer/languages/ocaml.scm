@@ -27,5 +27,5 @@
 ; ---------------------------------------------------------------- imports
 
 ; `open Printf`, `include Base`
-(open_module module: (module_path) @import.module) @import
+(open_module module: (module_path) @import.module) @import @import.wildcard
 (include_module module: (module_path) @import.module) @import

@@ -4,4 +4,4 @@
 ; include fragments/ocaml-declarations.scm
 
 ; `open M`, `include S`
-(open_module module: (module_path) @import.module) @import
+(open_module module: (module_path) @import.module) @import @import.wildcard

@@ -28,4 +28,4 @@
 ; ---------------------------------------------------------------- imports
 
 ; `import Foundation`, `import struct Foo.Bar`: a module
-(import_declaration (identifier) @import.module) @import
+(import_declaration (identifier) @import.module) @import @import.wildcard

@@ -31,6 +31,6 @@
 
 ; ---------------------------------------------------------------- imports
 
-; #include "util/helper.h" (a repository header) and #include <stdio.h>
-(preproc_include path: (string_literal (string_content) @import.module)) @import
-(preproc_include path: (system_lib_string) @import.module) @import
+; #include "util/helper.h" (a repository header) and #include <stdio.h>: every name of the header becomes visible
+(preproc_include path: (string_literal (string_content) @import.module)) @import @import.wildcard
+(preproc_include path: (system_lib_string) @import.module) @import @import.wildcard
