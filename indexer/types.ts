@@ -176,6 +176,8 @@ export interface Candidate {
 export interface IndexSummary {
   files: number;
   filesByLanguage: Record<string, number>;
+  /** Files indexed as plain text for want of a grammar, by extension, most first. */
+  textByExtension: Record<string, number>;
   parsed: number;
   unchanged: number;
   removed: number;

@@ -147,6 +147,8 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
       continue;
     }
     seen.set(main.node.id, defs.length);
+    // `(#set! name "Companion")` names what the source leaves unnamed (Kotlin's companion object).
+    const givenName = m.setProperties?.name ?? null;
     // Wrappers (decorators, `export`) that end with the definition, then leading comments and attributes that touch it.
     let start = attach.wrapperOf(main.node) ?? main.node;
     let docstring: string | null = null;
@@ -173,7 +175,7 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
       start,
       end: captureOf(m, 'extent') ?? main.node,
       kind,
-      name: nameOf(nameNode),
+      name: givenName ?? nameOf(nameNode),
       scopeOnly: isScope,
       namespace: main.name === 'scope.module',
       receiver: receiverName(captureOf(m, 'receiver')),

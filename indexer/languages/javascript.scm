@@ -17,13 +17,7 @@
 
 ; include fragments/ecma-variables.scm
 
-; CommonJS: `exports.name = function () {}`, `module.exports.name = (...) => {}`
-(program
-  (expression_statement
-    (assignment_expression
-      left: (member_expression object: (_) @_exports property: (property_identifier) @name)
-      right: [(arrow_function) (function_expression) (generator_function)])) @definition.function
-  (#match? @_exports "^(module\\.)?exports$"))
+; CommonJS `exports.name = function () {}` is a member assignment (fragments/ecma-variables.scm)
 
 ; ---------------------------------------------------------------- references
 

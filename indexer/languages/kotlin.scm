@@ -9,6 +9,8 @@
 (class_declaration (type_identifier) @name) @definition.class
 (object_declaration (type_identifier) @name) @definition.class
 (companion_object (type_identifier) @name) @definition.class
+; an unnamed `companion object` is Kotlin's `Companion`
+((companion_object "object" @name) @definition.class (#set! name "Companion"))
 (function_declaration (simple_identifier) @name) @definition.function
 (type_alias (type_identifier) @name) @definition.type
 ; top-level and object-level properties

@@ -30,6 +30,11 @@
 
 ; include fragments/ecma-variables.scm
 
+; `declare const X: T`, `declare function f(): void` (the signature pattern above), `declare class C {}`
+(program (ambient_declaration (lexical_declaration (variable_declarator name: (identifier) @name))) @definition.constant)
+(program (ambient_declaration (variable_declaration (variable_declarator name: (identifier) @name))) @definition.constant)
+(export_statement declaration: (ambient_declaration (lexical_declaration (variable_declarator name: (identifier) @name))) @definition.constant)
+
 ; ---------------------------------------------------------------- references
 
 ; include fragments/ecma-calls.scm

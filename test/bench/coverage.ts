@@ -20,7 +20,9 @@
 //     references rather than declarations (#include headers, `require`d libraries, imports, `use`
 //     aliases), and open naming scopes declared piecemeal across files (C++/C#/PHP/TypeScript
 //     namespaces, Java/Go/Kotlin packages, Rust `mod` and `impl` blocks): allot makes those
-//     qualified-name prefixes, not objects.
+//     qualified-name prefixes, not objects;
+//   - anonymous definitions (ctags' `AnonymousFunction…`, `__anon…`, `<lambda>`) have no name to
+//     find, and data ctags gives no scope for on an indented line is inside a block (a local).
 //   - a module tag that names the file itself (Haskell's `module M where`, OCaml's file module at
 //     line 1) is covered by the file's module object; OCaml's `let () =` binds no name.
 import { spawn } from 'node:child_process';
@@ -76,6 +78,8 @@ interface Tag {
   kind: string;
   language: string;
   scopeKind?: string;
+  /** ctags' search pattern: the tag's line as `/^text$/`. */
+  pattern?: string;
 }
 
 interface LanguageRow {
@@ -103,7 +107,7 @@ function runCtags(root: string, files: string[]): Promise<Tag[]> {
         buf = buf.slice(nl + 1);
         if (!line.startsWith('{')) continue;
         const t = JSON.parse(line);
-        if (t._type === 'tag') tags.push({ name: t.name, path: t.path, line: t.line, kind: t.kind, language: t.language, scopeKind: t.scopeKind });
+        if (t._type === 'tag') tags.push({ name: t.name, path: t.path, line: t.line, kind: t.kind, language: t.language, scopeKind: t.scopeKind, pattern: t.pattern });
       }
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
@@ -118,8 +122,13 @@ function isDefinition(t: Tag): boolean {
   const d = DEFINITIONS[t.language];
   if (!d || !d.kinds.includes(t.kind)) return false;
   if (d.data?.includes(t.kind) && t.scopeKind && !MODULE_SCOPES.has(t.scopeKind)) return false;
-  // OCaml's `let () = ...` and `let _ = ...` bind no name.
-  if (t.name === '()' || t.name === '_') return false;
+  // Anonymous definitions have no name to find: ctags' `AnonymousFunction1a2b`, `__anon1a2b`, Kotlin's `<lambda>`,
+  // OCaml's `let () = ...` and `let _ = ...`.
+  if (/^(AnonymousFunction|AnonymousClass|__anon)[0-9a-f]+$|^<lambda>$|^\(\)$|^_$/.test(t.name)) return false;
+  // `var x = require('x')` binds an import, not a definition.
+  if (d.data?.includes(t.kind) && /=\s*require\s*\(/.test(t.pattern ?? '')) return false;
+  // Data with no scope from ctags on an indented line is inside a block (a function body, an `if`): a local.
+  if (d.data?.includes(t.kind) && !t.scopeKind && /^\/\^\s/.test(t.pattern ?? '')) return false;
   return true;
 }
 

@@ -4,6 +4,7 @@ import { EMBED_CHOICES, runEmbedding, type EmbedChoice } from '../../../indexer/
 import { ModelError } from '../../../indexer/embed/types.ts';
 import { openStore } from '../../../indexer/store/open.ts';
 import type { IndexSummary } from '../../../indexer/types.ts';
+import { plainTextLine } from '../plain-text.ts';
 import { progressReporter } from '../progress.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
@@ -13,6 +14,7 @@ export function formatSummary(s: IndexSummary, repo: string): string {
   const langs = Object.entries(s.filesByLanguage).map(([l, n]) => `${l} ${n}`).join(', ');
   lines.push(`indexed ${repo} in ${s.seconds.toFixed(2)} s`);
   lines.push(`  files       ${s.files} (${langs || 'none'}); parsed ${s.parsed}, unchanged ${s.unchanged}, removed ${s.removed}`);
+  lines.push(`  plain text  ${plainTextLine(s.textByExtension)}`);
   lines.push(`  objects     ${s.objects}`);
   lines.push(`  views       ${s.views}`);
   lines.push(`  references  ${s.references} (${s.resolvedReferences} resolved)`);

@@ -37,3 +37,19 @@
 (export_statement
   declaration: [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.constant (variable_declarator))
                 (lexical_declaration (variable_declarator) (variable_declarator name: (identifier) @name) @definition.constant)])
+
+; top-level destructuring: `const { a, b: c } = obj`, `const [x, y] = pair` (not `require`: an import)
+(program
+  (lexical_declaration
+    (variable_declarator
+      name: [(object_pattern [(shorthand_property_identifier_pattern) @name @definition.constant (pair_pattern value: (identifier) @name @definition.constant)])
+             (array_pattern (identifier) @name @definition.constant)]
+      value: (_) @_value))
+  (#not-match? @_value "^require\\s*\\("))
+
+; `app.response.send = function () {}`, `Foo.prototype.bar = (...) => {}`: a function named by the member
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression property: (property_identifier) @name)
+      right: [(arrow_function) (function_expression) (generator_function)])) @definition.function)
