@@ -8,6 +8,8 @@
 (type_synomym name: (name) @name) @definition.type
 (type_family name: (name) @name) @definition.type
 (class name: (name) @name) @definition.interface
+; a record field is an accessor function of its type: `data Options = Options { rcfile :: FilePath }`
+(field name: (field_name (variable) @name)) @definition.function
 ; class methods are their signatures
 (class_declarations (signature name: (variable) @name) @definition.function)
 

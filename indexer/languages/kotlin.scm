@@ -16,6 +16,9 @@
 ; top-level and object-level properties
 (source_file (property_declaration (variable_declaration (simple_identifier) @name)) @definition.constant)
 (class_body (property_declaration (modifiers (property_modifier) @_const) (variable_declaration (simple_identifier) @name)) @definition.constant (#eq? @_const "const"))
+; properties of objects and companion objects are module-level data
+(object_declaration (class_body (property_declaration (variable_declaration (simple_identifier) @name)) @definition.constant))
+(companion_object (class_body (property_declaration (variable_declaration (simple_identifier) @name)) @definition.constant))
 
 ; ---------------------------------------------------------------- references
 

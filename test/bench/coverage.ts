@@ -64,7 +64,8 @@ const PATTERNS: Partial<Record<Language, RegExp[]>> = {
   scala: [/^\s*(?:(?:private|protected|final|sealed|abstract|implicit|lazy|override|case|inline|transparent|open)(?:\[[^\]]*\])?\s+)*(?:def|class|object|trait|type|enum)\s+([A-Za-z_][\w]*|`[^`]+`)/],
   dart: [
     /^\s*(?:(?:abstract|base|final|sealed|interface)\s+)*(?:class|mixin|enum|extension|typedef)\s+([A-Za-z_$][\w$]*)/,
-    /^\s*(?:@\w+\s+)*(?:(?:static|external|abstract)\s+)*(?:[A-Za-z_$][\w$<>?,\s]*?\s+)?(?:get\s+|set\s+)?([a-z_$][\w$]*)\s*(?:<[^>]*>)?\([^;]*\)\s*(?:async\*?|sync\*)?\s*(?:\{|=>)/,
+    // a function or method: a return type (capitalised, or a built-in), then the name and its parameters
+    /^\s*(?:@\w+\s+)*(?:(?:static|external|abstract|override)\s+)*(?:[A-Z][\w$]*(?:<[^>]*>)?\??|void|int|double|bool|num|dynamic)\s+(?:get\s+|set\s+)?([a-z_$][\w$]*)\s*(?:<[^>]*>)?\(/,
   ],
   zig: [/^\s*(?:pub\s+)?(?:(?:export|extern|inline|noinline)\s+)?fn\s+([A-Za-z_][\w]*)/, /^\s*(?:pub\s+)?const\s+([A-Za-z_][\w]*)\s*=\s*(?:extern\s+|packed\s+)?(?:struct|enum|union|opaque|error)\b/],
 };
@@ -90,6 +91,8 @@ interface LanguageRow {
   definitions: number;
   covered: number;
   yardstick: 'ctags' | 'patterns';
+  /** ctags tags set apart as misreadings (see `misread`), not counted as definitions. */
+  misread: number;
   misses: string[];
 }
 
@@ -115,6 +118,28 @@ function runCtags(root: string, files: string[]): Promise<Tag[]> {
     child.once('close', (code) => (code === 0 ? resolve(tags) : reject(new Error(`ctags exited ${code}: ${stderr.slice(-500)}`))));
     child.stdin.end(files.join('\n') + '\n');
   });
+}
+
+/** Words ctags sometimes takes for a name (`const const`, `export const`, `unique symbol`): no definition is named by a keyword. */
+const KEYWORDS = new Set(['const', 'let', 'var', 'export', 'import', 'type', 'interface', 'void', 'extends', 'implements', 'symbol', 'function', 'return', 'new', 'async', 'await', 'static', 'public', 'private', 'protected', 'class', 'enum', 'typeof', 'keyof', 'readonly', 'declare', 'default']);
+
+/**
+ * ctags' misreadings, counted apart and never as misses: a keyword as a name, a call statement
+ * read as a definition (`describe('x', () => {` as the constant `describe`), a Kotlin lambda's
+ * parameter (`.use { response ->` as the method `response`), a Bash `alias` that is an argument
+ * (`nvm alias foo`).
+ */
+function misread(t: Tag): boolean {
+  const line = (t.pattern ?? '').replace(/^\/\^|\$\/$/g, '');
+  if (KEYWORDS.has(t.name)) return true;
+  if (new RegExp(`^\\s*${escape(t.name)}\\s*\\(`).test(line) && (t.kind === 'constant' || t.kind === 'variable')) return true;
+  if (t.language === 'Kotlin' && new RegExp(`\\{\\s*\\(?[\\w\\s,]*\\b${escape(t.name)}\\b[\\w\\s,]*\\)?\\s*->`).test(line)) return true;
+  if (t.language === 'Sh' && t.kind === 'alias' && !new RegExp(`^\\s*alias\\s+(-\\w+\\s+)*${escape(t.name)}=`).test(line)) return true;
+  return false;
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The tags that count as definitions under the rule above. */
@@ -167,7 +192,7 @@ async function measureTree(root: string, missCount: number): Promise<Map<Languag
   for (const l of CODE_LANGUAGES) await loadLanguage(l);
   const rows = new Map<Language, LanguageRow>();
   const row = (l: Language, yardstick: LanguageRow['yardstick']) =>
-    rows.get(l) ?? rows.set(l, { files: 0, bytes: 0, cpuMicros: 0, objects: 0, definitions: 0, covered: 0, yardstick, misses: [] }).get(l)!;
+    rows.get(l) ?? rows.set(l, { files: 0, bytes: 0, cpuMicros: 0, objects: 0, definitions: 0, covered: 0, misread: 0, yardstick, misses: [] }).get(l)!;
   const objectsOf = new Map<string, ExtractedObject[]>();
   const languageOfFile = new Map<string, Language>();
   for (const rel of files) {
@@ -194,6 +219,10 @@ async function measureTree(root: string, missCount: number): Promise<Map<Languag
     if (!isDefinition(t)) continue;
     const language = languageOfFile.get(t.path) ?? DEFINITIONS[t.language].language;
     const r = row(language, 'ctags');
+    if (misread(t)) {
+      r.misread++;
+      continue;
+    }
     r.definitions++;
     const objects = objectsOf.get(t.path);
     const ok = objects && (namesTheFile(t, language) || covers(objects, t.name, t.line));
@@ -222,7 +251,7 @@ async function main(argv: string[]) {
     }
     for (const [l, r] of await measureTree(root, missCount)) {
       const t = total.get(l) ?? total.set(l, { ...r, misses: [], trees: [] }).get(l)!;
-      if (t !== r && t.trees.length) for (const k of ['files', 'bytes', 'cpuMicros', 'objects', 'definitions', 'covered'] as const) t[k] += r[k];
+      if (t !== r && t.trees.length) for (const k of ['files', 'bytes', 'cpuMicros', 'objects', 'definitions', 'covered', 'misread'] as const) t[k] += r[k];
       t.trees.push(path.basename(root));
       t.misses.push(...r.misses);
     }
@@ -234,11 +263,11 @@ async function main(argv: string[]) {
     console.log(JSON.stringify(Object.fromEntries(rows.map(([l, r]) => [l, { ...r, cpuMsPerMb: perMb(r), coverage: r.covered / r.definitions }]))));
     return;
   }
-  console.log(`\n${'language'.padEnd(11)} ${'yardstick'.padEnd(9)} ${'files'.padStart(6)} ${'MB'.padStart(7)} ${'defs'.padStart(7)} ${'covered'.padStart(8)} ${'CPU ms/MB'.padStart(10)} ${'x Python'.padStart(9)}  trees`);
+  console.log(`\n${'language'.padEnd(15)} ${'yardstick'.padEnd(9)} ${'files'.padStart(6)} ${'MB'.padStart(7)} ${'defs'.padStart(7)} ${'covered'.padStart(8)} ${'misread'.padStart(8)} ${'CPU ms/MB'.padStart(10)} ${'x Python'.padStart(9)}  trees`);
   for (const [l, r] of rows) {
     const cov = r.definitions ? `${((100 * r.covered) / r.definitions).toFixed(1)}%` : '-';
     const ratio = python && l !== 'python' && r.bytes ? (perMb(r) / perMb(python)).toFixed(2) : '-';
-    console.log(`${l.padEnd(11)} ${r.yardstick.padEnd(9)} ${String(r.files).padStart(6)} ${(r.bytes / 1e6).toFixed(2).padStart(7)} ${String(r.definitions).padStart(7)} ${cov.padStart(8)} ${r.bytes ? perMb(r).toFixed(0).padStart(10) : '-'.padStart(10)} ${ratio.padStart(9)}  ${r.trees.join(', ')}`);
+    console.log(`${l.padEnd(15)} ${r.yardstick.padEnd(9)} ${String(r.files).padStart(6)} ${(r.bytes / 1e6).toFixed(2).padStart(7)} ${String(r.definitions).padStart(7)} ${cov.padStart(8)} ${String(r.misread).padStart(8)} ${r.bytes ? perMb(r).toFixed(0).padStart(10) : '-'.padStart(10)} ${ratio.padStart(9)}  ${r.trees.join(', ')}`);
   }
   if (missCount) for (const [l, r] of rows) if (r.misses.length) console.log(`\nmissed (${l}):\n  ${r.misses.join('\n  ')}`);
 }
