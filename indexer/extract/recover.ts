@@ -85,7 +85,7 @@ function splitRegion(src: SourceLines, region: Range): Range[] {
   const lastRow = region.endPosition.row;
   const starts: number[] = [];
   for (let row = firstRow + 1; row <= lastRow; row++) {
-    if (!DECLARATION_START.test(src.lines[row] ?? '') || ATTACHED.test(src.lines[row])) continue;
+    if (!DECLARATION_START.test(src.lines[row] ?? '') || ATTACHED.test(src.lines[row]) || continues(src.lines, row)) continue;
     let s = row;
     while (s - 1 > firstRow && ATTACHED.test(src.lines[s - 1] ?? '')) s--;
     if (s > (starts.at(-1) ?? firstRow)) starts.push(s);
@@ -99,6 +99,15 @@ function splitRegion(src: SourceLines, region: Range): Range[] {
     if (cuts[i + 1] > cuts[i]) out.push({ startIndex: cuts[i], startPosition: rows[i], endIndex: cuts[i + 1], endPosition: rows[i + 1] });
   }
   return out;
+}
+
+/**
+ * A column-0 line that goes on with the line before: that line is at column 0 too, touches it and
+ * ends with no terminator (C's `static inline int` above `name(args) {`).
+ */
+function continues(lines: string[], row: number): boolean {
+  const prev = lines[row - 1] ?? '';
+  return prev.trim() !== '' && !/^\s/.test(prev) && !ATTACHED.test(prev) && !/[;})\]]\s*$|\*\/\s*$/.test(prev);
 }
 
 /** UTF-16 offset of the start of each row in [first, last]. */

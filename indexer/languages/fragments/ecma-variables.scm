@@ -48,8 +48,8 @@
   (#not-match? @_value "^require\\s*\\("))
 
 ; `app.response.send = function () {}`, `Foo.prototype.bar = (...) => {}`: a function named by the member
-(program
-  (expression_statement
-    (assignment_expression
-      left: (member_expression property: (property_identifier) @name)
-      right: [(arrow_function) (function_expression) (generator_function)])) @definition.function)
+; (anywhere: inside a `{ ... }` block or a function body too)
+(expression_statement
+  (assignment_expression
+    left: (member_expression property: (property_identifier) @name)
+    right: [(arrow_function) (function_expression) (generator_function)])) @definition.function
