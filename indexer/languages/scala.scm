@@ -7,8 +7,8 @@
 (trait_definition name: (identifier) @name) @definition.trait
 (enum_definition name: (identifier) @name) @definition.enum
 (type_definition name: (type_identifier) @name) @definition.type
-(function_definition name: (identifier) @name) @definition.function
-(function_declaration name: (identifier) @name) @definition.function
+(function_definition name: [(identifier) (operator_identifier)] @name) @definition.function
+(function_declaration name: [(identifier) (operator_identifier)] @name) @definition.function
 ; top-level and object-level `val`/`var`
 (compilation_unit [(val_definition pattern: (identifier) @name) (var_definition pattern: (identifier) @name)] @definition.constant)
 (object_definition body: (template_body [(val_definition pattern: (identifier) @name) (var_definition pattern: (identifier) @name)] @definition.constant))

@@ -13,6 +13,8 @@
 (typealias_declaration name: (type_identifier) @name) @definition.type
 
 (function_declaration name: (simple_identifier) @name) @definition.function
+; initialisers: `init(...)`, `init?(...)`
+(function_declaration "init" @name) @definition.function
 (protocol_function_declaration name: (simple_identifier) @name) @definition.function
 ; top-level `let`/`var`
 (source_file (property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.constant)
