@@ -57,9 +57,21 @@ export function guessLanguage(text: string): CodeLanguage | null {
 
 let loaded: Promise<Map<CodeLanguage, LoadedLanguage>> | undefined;
 let ready: Map<CodeLanguage, LoadedLanguage> | undefined;
-/** Every grammar, loaded once: query reading is synchronous after this. */
+/** Grammars a query waits for: the languages `guessLanguage` names, and TSX and JavaScript. */
+const FIRST: CodeLanguage[] = ['python', 'typescript', 'tsx', 'javascript', 'java', 'go', 'rust'];
+/**
+ * The grammars, loaded once: query reading is synchronous after this. The map
+ * resolves with the first languages; the others (some take seconds to compile)
+ * join it in the background, and a query in one of them before then is lexed.
+ */
 export function loadQueryLanguages(): Promise<Map<CodeLanguage, LoadedLanguage>> {
-  loaded ??= Promise.all(CODE_LANGUAGES.map(async (l) => [l, await loadLanguage(l)] as const)).then((e) => (ready = new Map(e)));
+  loaded ??= Promise.all(FIRST.map(async (l) => [l, await loadLanguage(l)] as const)).then((e) => {
+    const map = (ready = new Map(e));
+    void (async () => {
+      for (const l of CODE_LANGUAGES) if (!map.has(l)) map.set(l, await loadLanguage(l));
+    })().catch(() => {});
+    return map;
+  });
   return loaded;
 }
 
@@ -81,8 +93,9 @@ export function readQuery(text: string, grammars: Map<CodeLanguage, LoadedLangua
   let imports: ExtractedReference[] = [];
   let calls: ExtractedReference[] = [];
   const src = sourceLines(text);
-  if (language) {
-    const code = extractCode(path ?? `query.${language}`, src, grammars.get(language)!, getTokenizer());
+  const grammar = language ? grammars.get(language) : undefined;
+  if (language && grammar) {
+    const code = extractCode(path ?? `query.${language}`, src, grammar, getTokenizer());
     if (code) {
       imports = code.references.filter((r) => r.kind === 'import');
       calls = code.references.filter((r) => r.kind !== 'import');
