@@ -70,16 +70,16 @@ const BY_INTERPRETER = new Map<string, CodeLanguage>(
 
 /**
  * The language of a file: by extension; a `.h` header as C++ when its text
- * reads as C++ (C otherwise); a file with no known extension by its shebang
- * line. `text` is the file's content when known (detection by path alone
- * takes `.h` as C and ignores shebangs). `text` for everything else.
+ * reads as C++ (C otherwise); a file with no extension by its shebang line.
+ * `text` is the file's content when known (detection by path alone takes `.h`
+ * as C and ignores shebangs). `text` for everything else.
  */
 export function languageOf(file: string, text?: string): Language {
   const ext = path.extname(file).toLowerCase();
   if (ext === '.h') return text !== undefined && looksLikeCpp(text) ? 'cpp' : 'c';
   const known = BY_EXTENSION.get(ext);
   if (known) return known;
-  return (text !== undefined && shebangLanguage(text)) || 'text';
+  return (ext === '' && text !== undefined && shebangLanguage(text)) || 'text';
 }
 
 /** The language a `#!` first line names: `#!/usr/bin/env -S python3 -u` -> python, `#!/bin/bash` -> bash. */
