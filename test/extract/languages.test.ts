@@ -1,4 +1,5 @@
-// One table, one row per language: a small repository of two or three files, the objects one file
+// One table, one row per language (all twenty-three but OCaml interfaces, which the OCaml row's
+// implementation shares its declarations fragment with): a small repository of two or three files, the objects one file
 // yields (kinds and qualified names), and after a real index (SQLite, resolution) one import and
 // one call that must resolve to the file and object they name.
 import fs from 'node:fs';
@@ -21,6 +22,84 @@ interface Row {
 }
 
 const ROWS: Row[] = [
+  {
+    language: 'python',
+    files: {
+      'shop/cart.py': '"""A cart."""\nLIMIT = 10\n\n\nclass Cart(Base):\n    def add(self, item):\n        return item\n\n\ndef empty():\n    return Cart()\n',
+      'shop/checkout.py': 'from shop.cart import empty\n\n\ndef checkout():\n    return empty()\n',
+    },
+    file: 'shop/cart.py',
+    objects: ['module shop.cart', 'constant LIMIT', 'class Cart', 'method Cart.add', 'function empty'],
+    importRef: { from: 'shop/checkout.py', module: 'shop.cart', to: 'shop/cart.py', object: 'empty' },
+    call: { source: 'checkout', name: 'empty', target: 'empty', to: 'shop/cart.py' },
+  },
+  {
+    language: 'typescript',
+    files: {
+      'src/cart.ts': 'export const LIMIT = 10;\nexport interface Item { sku: string }\nexport class Cart {\n  add(item: Item): void {}\n}\nexport function empty(): Cart {\n  return new Cart();\n}\n',
+      'src/checkout.ts': "import { empty } from './cart';\n\nexport function checkout() {\n  return empty();\n}\n",
+    },
+    file: 'src/cart.ts',
+    objects: ['module src.cart', 'constant LIMIT', 'interface Item', 'class Cart', 'method Cart.add', 'function empty'],
+    importRef: { from: 'src/checkout.ts', module: './cart', to: 'src/cart.ts', object: 'empty' },
+    call: { source: 'checkout', name: 'empty', target: 'empty', to: 'src/cart.ts' },
+  },
+  {
+    language: 'tsx',
+    files: {
+      'src/Badge.tsx': 'export const Badge = ({ n }: { n: number }) => <span>{n}</span>;\n',
+      'src/App.tsx': "import { Badge } from './Badge';\n\nexport function App() {\n  return <Badge n={1} />;\n}\n",
+    },
+    file: 'src/App.tsx',
+    objects: ['module src.App', 'function App'],
+    importRef: { from: 'src/App.tsx', module: './Badge', to: 'src/Badge.tsx', object: 'Badge' },
+    call: { source: 'App', name: 'Badge', target: 'Badge', to: 'src/Badge.tsx' },
+  },
+  {
+    language: 'javascript',
+    files: {
+      'lib/cart.js': "const LIMIT = 10;\nclass Cart {\n  add(item) { return item; }\n}\nexports.empty = function () {\n  return new Cart();\n};\n",
+      'lib/checkout.js': "const { empty } = require('./cart');\n\nfunction checkout() {\n  return empty();\n}\nmodule.exports = { checkout };\n",
+    },
+    file: 'lib/cart.js',
+    objects: ['module lib.cart', 'constant LIMIT', 'class Cart', 'method Cart.add', 'function empty'],
+    importRef: { from: 'lib/checkout.js', module: './cart', to: 'lib/cart.js', object: 'empty' },
+    call: { source: 'checkout', name: 'empty', target: 'empty', to: 'lib/cart.js' },
+  },
+  {
+    language: 'java',
+    files: {
+      'src/main/java/com/acme/shop/Cart.java': 'package com.acme.shop;\n\npublic class Cart {\n  public static final int LIMIT = 10;\n  public static Cart empty() { return new Cart(); }\n  public void add(String sku) {}\n}\n',
+      'src/main/java/com/acme/App.java': 'package com.acme;\n\nimport com.acme.shop.Cart;\n\npublic class App {\n  void run() { Cart.empty(); }\n}\n',
+    },
+    file: 'src/main/java/com/acme/shop/Cart.java',
+    objects: ['module src.main.java.com.acme.shop.Cart', 'class Cart', 'constant Cart.LIMIT', 'method Cart.empty', 'method Cart.add'],
+    importRef: { from: 'src/main/java/com/acme/App.java', module: 'com.acme.shop', to: 'src/main/java/com/acme/shop/Cart.java', object: 'Cart' },
+    call: { source: 'App.run', name: 'empty', target: 'Cart.empty', to: 'src/main/java/com/acme/shop/Cart.java' },
+  },
+  {
+    language: 'go',
+    files: {
+      'go.mod': 'module example.com/shop\n',
+      'cart/cart.go': 'package cart\n\nconst Limit = 10\n\ntype Cart struct{ items []string }\n\nfunc (c *Cart) Add(sku string) { c.items = append(c.items, sku) }\n\nfunc Empty() *Cart { return &Cart{} }\n',
+      'cmd/shop/main.go': 'package main\n\nimport "example.com/shop/cart"\n\nfunc main() { cart.Empty() }\n',
+    },
+    file: 'cart/cart.go',
+    objects: ['module cart.cart', 'constant Limit', 'struct Cart', 'method Cart.Add', 'function Empty'],
+    importRef: { from: 'cmd/shop/main.go', module: 'example.com/shop/cart', to: 'cart/cart.go' },
+    call: { source: 'main', name: 'Empty', target: 'Empty', to: 'cart/cart.go' },
+  },
+  {
+    language: 'rust',
+    files: {
+      'src/cart.rs': 'pub const LIMIT: usize = 10;\npub struct Cart { items: Vec<String> }\nimpl Cart {\n    pub fn add(&mut self, sku: String) { self.items.push(sku) }\n}\npub fn empty() -> Cart { Cart { items: vec![] } }\n',
+      'src/main.rs': 'mod cart;\nuse crate::cart::empty;\n\nfn main() { let _c = empty(); }\n',
+    },
+    file: 'src/cart.rs',
+    objects: ['module src.cart', 'constant LIMIT', 'struct Cart', 'method Cart.add', 'function empty'],
+    importRef: { from: 'src/main.rs', module: 'crate::cart', to: 'src/cart.rs', object: 'empty' },
+    call: { source: 'main', name: 'empty', target: 'empty', to: 'src/cart.rs' },
+  },
   {
     language: 'c',
     files: {
