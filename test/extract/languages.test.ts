@@ -1,5 +1,4 @@
-// One table, one row per language (all twenty-three but OCaml interfaces, which the OCaml row's
-// implementation shares its declarations fragment with): a small repository of two or three files, the objects one file
+// One table, one row per language (all twenty-three): a small repository of two or three files, the objects one file
 // yields (kinds and qualified names), and after a real index (SQLite, resolution) one import and
 // one call that must resolve to the file and object they name.
 import fs from 'node:fs';
@@ -253,6 +252,18 @@ const ROWS: Row[] = [
     },
     file: 'lib/text.ml',
     objects: ['module lib.text', 'type align', 'constant width', 'function pad', 'namespace Loud', 'function Loud.shout', 'type Too_long'],
+    importRef: { from: 'bin/main.ml', module: 'Text', to: 'lib/text.ml' },
+    call: { source: 'run', name: 'pad', target: 'pad', to: 'lib/text.ml' },
+  },
+  {
+    language: 'ocaml_interface',
+    files: {
+      'lib/text.mli': '(** Text helpers. *)\ntype align = Left | Right\nval width : int\nval pad : string -> string\nmodule Loud : sig val shout : string -> string end\n',
+      'lib/text.ml': 'type align = Left | Right\nlet width = 8\nlet pad s = s\nmodule Loud = struct let shout s = s end\n',
+      'bin/main.ml': 'open Text\n\nlet run () = print_endline (pad "x")\n',
+    },
+    file: 'lib/text.mli',
+    objects: ['module lib.text', 'type align', 'function width', 'function pad', 'namespace Loud', 'function Loud.shout'],
     importRef: { from: 'bin/main.ml', module: 'Text', to: 'lib/text.ml' },
     call: { source: 'run', name: 'pad', target: 'pad', to: 'lib/text.ml' },
   },
