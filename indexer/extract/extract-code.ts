@@ -186,7 +186,25 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
   }
   // Outer definitions before inner ones, in source order.
   defs.sort((a, b) => a.start.startIndex - b.start.startIndex || b.end.endIndex - a.end.endIndex);
-  return dropShadowedConstants(defs);
+  return dropRestatements(dropShadowedConstants(defs));
+}
+
+/**
+ * Two patterns may read one declaration at two nodes (`const f = () => 1` as the
+ * statement and as its declarator): an inner definition with the same name and
+ * kind as one enclosing it from the same line is the same object.
+ */
+function dropRestatements(defs: Definition[]): Definition[] {
+  const byName = new Map<string, Definition[]>();
+  for (const d of defs) (byName.get(d.name) ?? byName.set(d.name, []).get(d.name)!).push(d);
+  return defs.filter((d) => {
+    const same = byName.get(d.name)!;
+    if (same.length < 2) return true;
+    const row = d.node.startPosition.row;
+    return !same.some(
+      (o) => o !== d && o.kind === d.kind && o.node.startPosition.row === row && o.node.startIndex <= d.node.startIndex && o.end.endIndex >= d.end.endIndex && (o.node.startIndex < d.node.startIndex || o.end.endIndex > d.end.endIndex),
+    );
+  });
 }
 
 /**

@@ -53,3 +53,9 @@
   (assignment_expression
     left: (member_expression property: (property_identifier) @name)
     right: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+
+; a function value declared anywhere else (a block, a function body): `{ const init = function () {} }`
+; (at top level the statement patterns above read it first; the engine keeps one object)
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
