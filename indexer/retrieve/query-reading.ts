@@ -3,7 +3,7 @@ import { sourceLines } from '../extract/source.ts';
 import { identifiers, splitIdentifier } from '../identifiers.ts';
 import { languageOf, loadLanguage, type LoadedLanguage } from '../languages/registry.ts';
 import { getTokenizer } from '../tokenizer.ts';
-import { CODE_LANGUAGES, type CodeLanguage, type ExtractedReference } from '../types.ts';
+import type { CodeLanguage, ExtractedReference } from '../types.ts';
 import { parseFrames, type Frame } from './frames.ts';
 
 /** What a query says in code terms: the facts the structural retriever resolves through the index. */
@@ -61,18 +61,18 @@ let ready: Map<CodeLanguage, LoadedLanguage> | undefined;
 const FIRST: CodeLanguage[] = ['python', 'typescript', 'tsx', 'javascript', 'java', 'go', 'rust'];
 /**
  * The grammars, loaded once: query reading is synchronous after this. The map
- * resolves with the first languages; the others (some take seconds to compile)
- * join it in the background, and a query in one of them before then is lexed.
+ * resolves with the first languages; another joins it once a query is read in
+ * it (some take seconds to compile, so a process never waits for all), and
+ * until then queries in it are lexed.
  */
 export function loadQueryLanguages(): Promise<Map<CodeLanguage, LoadedLanguage>> {
-  loaded ??= Promise.all(FIRST.map(async (l) => [l, await loadLanguage(l)] as const)).then((e) => {
-    const map = (ready = new Map(e));
-    void (async () => {
-      for (const l of CODE_LANGUAGES) if (!map.has(l)) map.set(l, await loadLanguage(l));
-    })().catch(() => {});
-    return map;
-  });
+  loaded ??= Promise.all(FIRST.map(async (l) => [l, await loadLanguage(l)] as const)).then((e) => (ready = new Map(e)));
   return loaded;
+}
+
+/** Starts loading a grammar a query needs into the map, for the queries after it. */
+function loadLater(grammars: Map<CodeLanguage, LoadedLanguage>, language: CodeLanguage): void {
+  loadLanguage(language).then((l) => grammars.set(language, l), () => {});
 }
 
 /** The grammars once `loadQueryLanguages()` has resolved; throws before. */
@@ -94,6 +94,7 @@ export function readQuery(text: string, grammars: Map<CodeLanguage, LoadedLangua
   let calls: ExtractedReference[] = [];
   const src = sourceLines(text);
   const grammar = language ? grammars.get(language) : undefined;
+  if (language && !grammar) loadLater(grammars, language);
   if (language && grammar) {
     const code = extractCode(path ?? `query.${language}`, src, grammar, getTokenizer());
     if (code) {
