@@ -70,7 +70,8 @@ const BY_INTERPRETER = new Map<string, CodeLanguage>(
 
 /**
  * The language of a file: by extension; a `.h` header as C++ when its text
- * reads as C++ (C otherwise); a file with no extension by its shebang line.
+ * reads as C++ (C otherwise); any other file (`configure`, `x.sh.in`, but not a
+ * document such as `.md`) by its shebang line.
  * `text` is the file's content when known (detection by path alone takes `.h`
  * as C and ignores shebangs). `text` for everything else.
  */
@@ -79,8 +80,11 @@ export function languageOf(file: string, text?: string): Language {
   if (ext === '.h') return text !== undefined && looksLikeCpp(text) ? 'cpp' : 'c';
   const known = BY_EXTENSION.get(ext);
   if (known) return known;
-  return (ext === '' && text !== undefined && shebangLanguage(text)) || 'text';
+  return (!DOCUMENTS.has(ext) && text !== undefined && shebangLanguage(text)) || 'text';
 }
+
+/** Formats whose first line is content even when it starts with `#!`. */
+const DOCUMENTS = new Set(['.md', '.markdown', '.txt', '.rst', '.adoc', '.json', '.yaml', '.yml', '.toml', '.xml', '.html', '.csv']);
 
 /** The language a `#!` first line names: `#!/usr/bin/env -S python3 -u` -> python, `#!/bin/bash` -> bash. */
 export function shebangLanguage(text: string): CodeLanguage | null {

@@ -13,7 +13,7 @@ const { extractText } = extractionHarness('detection');
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true })));
 
-describe('shebang lines name the language of a file without a known extension', () => {
+describe('shebang lines name the language of a file without a grammar for its extension', () => {
   it.each([
     ['#!/usr/bin/env python3\n', 'python'],
     ['#!/usr/bin/python3.11 -u\n', 'python'],
@@ -35,6 +35,8 @@ describe('shebang lines name the language of a file without a known extension', 
     expect(languageOf('notes.md', '#!/bin/bash\n')).toBe('text');
     expect(languageOf('tool.py', '#!/bin/bash\n')).toBe('python');
     expect(languageOf('bin/tool')).toBe('text');
+    expect(languageOf('test/test.sh.in', '#!/bin/sh\n')).toBe('bash');
+    expect(languageOf('build-aux/config.guess', '#! /bin/sh\n')).toBe('bash');
   });
 
   it('parses an extensionless script by its shebang', async () => {
