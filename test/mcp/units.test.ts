@@ -107,6 +107,7 @@ describe('index state in tool results', () => {
     watcher: { state: 'watching', events: 0, error: null },
     queries: { served: 5, search: 0, context: 5, objects: 0, files: 0, arbitrate: 0, inventory: 0, select: 0, errors: 0 },
     lastError: null,
+    health: { state: 'ok', reason: null },
     dense: { state: 'off', model: null, embedded: 0, objects: 0, rate: null, reason: 'no vectors' },
   }) as DaemonStatus;
 
