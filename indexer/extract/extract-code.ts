@@ -195,16 +195,16 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
  * kind as one enclosing it from the same line is the same object.
  */
 function dropRestatements(defs: Definition[]): Definition[] {
-  const byName = new Map<string, Definition[]>();
-  for (const d of defs) (byName.get(d.name) ?? byName.set(d.name, []).get(d.name)!).push(d);
-  return defs.filter((d) => {
-    const same = byName.get(d.name)!;
-    if (same.length < 2) return true;
-    const row = d.node.startPosition.row;
-    return !same.some(
-      (o) => o !== d && o.kind === d.kind && o.node.startPosition.row === row && o.node.startIndex <= d.node.startIndex && o.end.endIndex >= d.end.endIndex && (o.node.startIndex < d.node.startIndex || o.end.endIndex > d.end.endIndex),
-    );
-  });
+  // Positions read once (each read crosses into wasm); only definitions of one name, kind and line are compared.
+  const spans = defs.map((d) => ({ d, start: d.node.startIndex, end: d.end.endIndex, key: `${d.kind}\0${d.name}\0${d.node.startPosition.row}` }));
+  const groups = new Map<string, typeof spans>();
+  for (const s of spans) (groups.get(s.key) ?? groups.set(s.key, []).get(s.key)!).push(s);
+  return spans
+    .filter((s) => {
+      const same = groups.get(s.key)!;
+      return same.length < 2 || !same.some((o) => o !== s && o.start <= s.start && o.end >= s.end && (o.start < s.start || o.end > s.end));
+    })
+    .map((s) => s.d);
 }
 
 /**
