@@ -191,6 +191,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
     return {
       files: counts.files,
       filesByLanguage: counts.filesByLanguage,
+      textByExtension: counts.textByExtension,
       parsed,
       unchanged,
       removed: gone.length,

@@ -90,7 +90,7 @@ export async function extractFile(root: string, rel: string, opts: ExtractOption
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const src = sourceLines(text);
-  let language = languageOf(rel);
+  let language = languageOf(rel, text);
   let code = null;
   let limit: FileLimit | null = null;
   const minified = language !== 'text' ? minifiedReason(text) : null;

@@ -7,6 +7,7 @@ import { moveDatabaseAside } from '../../../indexer/store/own-files.ts';
 import { storeCounts } from '../../../indexer/store/read.ts';
 import { findDaemon } from '../../lib/daemon-process.ts';
 import type { IndexSummary } from '../../../indexer/types.ts';
+import { plainTextLine } from '../plain-text.ts';
 import { progressReporter } from '../progress.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
@@ -16,6 +17,7 @@ export function formatSummary(s: IndexSummary, repo: string): string {
   const langs = Object.entries(s.filesByLanguage).map(([l, n]) => `${l} ${n}`).join(', ');
   lines.push(`indexed ${repo} in ${s.seconds.toFixed(2)} s`);
   lines.push(`  files       ${s.files} (${langs || 'none'}); parsed ${s.parsed}, unchanged ${s.unchanged}, removed ${s.removed}`);
+  lines.push(`  plain text  ${plainTextLine(s.textByExtension)}`);
   lines.push(`  objects     ${s.objects}`);
   lines.push(`  views       ${s.views}`);
   lines.push(`  references  ${s.references} (${s.resolvedReferences} resolved)`);
