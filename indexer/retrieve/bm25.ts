@@ -49,12 +49,11 @@ const rowsSql = (asksAside: boolean) =>
    JOIN files fv ON fv.id = v.file_id
    ORDER BY m.rank, m.rowid`;
 
-/** The FTS5 expression BM25 searches for a query: all its terms, or a long query's most discriminative (`chooseTerms`). */
+/** The FTS5 expression BM25 searches for a query: a short query's terms but its repository stop words, or a long query's most discriminative (`chooseTerms`). */
 export function bm25Match(db: DB, query: string): string | null {
   const terms = queryTerms(query);
-  if (terms.length <= SHORT_QUERY_TERMS) return ftsMatch(chooseTerms(terms, null, { prose: true }));
   const prose = readProse(query).mostlyProse;
-  return ftsMatch(chooseTerms(terms, termStatistics(db), { prose, pending: prose ? undefined : pendingImports(query) }));
+  return ftsMatch(chooseTerms(terms, termStatistics(db), { prose, pending: prose || terms.length <= SHORT_QUERY_TERMS ? undefined : pendingImports(query) }));
 }
 
 /**

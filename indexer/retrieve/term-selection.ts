@@ -1,8 +1,9 @@
 /**
- * Term selection for long queries: the lines at a cursor or a whole issue hold hundreds of terms, and OR-ing them
- * all makes FTS5 read the postings of every common one (`self`, `return`, `x`) to rank by BM25. A long query keeps
- * its most discriminative terms instead: by idf, identifiers first, closest to where the query is headed, capped;
- * and a term in more rows than `DF_CAP` is left out while enough others remain, which caps the FTS5 work per query.
+ * Term selection. The lines at a cursor or a whole issue hold hundreds of terms, and OR-ing them all makes FTS5 read
+ * the postings of every common one (`self`, `return`, `x`) to rank by BM25. A long query keeps its most
+ * discriminative terms instead: by idf, identifiers first, closest to where the query is headed, capped; and a term
+ * in more rows than `DF_CAP` is left out while enough others remain, which caps the FTS5 work per query. A short
+ * query keeps every term but the repository's own stop words (`corpusStopAt`), as long as two others remain.
  */
 import { ftsStatistics } from '../store/fts.ts';
 import { prepared, type DB } from '../store/open.ts';
@@ -16,6 +17,13 @@ export const LONG_QUERY_TERMS = 24;
 export const DF_CAP = 1000;
 /** Common terms are left out of a long query as long as this many others remain. */
 const MIN_RARE_TERMS = 6;
+/** A short query's terms in the index left when its repository stop words go: at least this many, or none go. */
+const MIN_SHORT_TERMS = 2;
+/** A term in this share of the rows (and in `DF_CAP` rows at least) is one of the repository's stop words. */
+const STOP_SHARE = 0.05;
+
+/** From how many rows a term is one of the repository's stop words: it says little about any row holding it. */
+export const corpusStopAt = (rows: number): number => Math.max(DF_CAP, Math.ceil(rows * STOP_SHARE));
 
 /** How much each class of term counts, beside its idf: what the query writes as code counts most. */
 const CLASS_WEIGHT: Record<TermClass, number> = { identifier: 1, joined: 1, word: 0.8, part: 0.5, number: 0.3 };
@@ -23,8 +31,8 @@ const CLASS_WEIGHT: Record<TermClass, number> = { identifier: 1, joined: 1, word
 export interface TermStatistics {
   /** Rows of the full-text index. */
   rows: number;
-  /** Rows holding the term (the FTS5 tokenizer applied, so stemmed), counted up to `DF_CAP`. */
-  df(term: string): number;
+  /** Rows holding the term (the FTS5 tokenizer applied, so stemmed), counted up to `limit` (default `DF_CAP`). */
+  df(term: string, limit?: number): number;
 }
 
 /** How a long query is read for choosing its terms. */
@@ -36,12 +44,18 @@ export interface TermContext {
 }
 
 /**
- * The terms to search, best first (all of a short query, in order). A term's position counts too: in code,
- * closeness to the end (the cursor), an import not used yet counting as the last line; in prose, closeness to the
- * start (the title).
+ * The terms to search, best first (a short query's in order, its repository stop words left out). A long query's
+ * position counts too: in code, closeness to the end (the cursor), an import not used yet counting as the last line;
+ * in prose, closeness to the start (the title).
  */
 export function chooseTerms(terms: readonly QueryTerm[], stats: TermStatistics | null, context: TermContext, max = LONG_QUERY_TERMS): string[] {
-  if (terms.length <= SHORT_QUERY_TERMS || !stats) return terms.slice(0, Math.max(max, SHORT_QUERY_TERMS)).map((t) => t.term);
+  if (!stats) return terms.slice(0, Math.max(max, SHORT_QUERY_TERMS)).map((t) => t.term);
+  if (terms.length <= SHORT_QUERY_TERMS) {
+    const stop = corpusStopAt(stats.rows);
+    const df = terms.map((t) => stats.df(t.term, stop));
+    const rare = df.filter((n) => n > 0 && n < stop).length;
+    return terms.filter((_, i) => rare < MIN_SHORT_TERMS || df[i] < stop).map((t) => t.term);
+  }
   const scored = terms
     .map((t, i) => {
       const df = stats.df(t.term);
@@ -55,12 +69,17 @@ export function chooseTerms(terms: readonly QueryTerm[], stats: TermStatistics |
   return pool.sort((a, b) => b.score - a.score || a.i - b.i).slice(0, max).map((x) => x.t);
 }
 
-const caches = new WeakMap<DB, { generation: string; rows: number; df: Map<string, number> }>();
+/** A counted document frequency: exact when below the limit it was counted with. */
+interface Counted {
+  n: number;
+  limit: number;
+}
+const caches = new WeakMap<DB, { generation: string; rows: number; df: Map<string, Counted> }>();
 const MAX_CACHED = 100_000;
 
 /**
  * Document frequencies from the index, each counted once per index generation (a bounded count: `DF_CAP` rows at
- * most) and remembered: the terms of one repository's queries repeat from query to query.
+ * most, unless a higher limit asks) and remembered: the terms of one repository's queries repeat from query to query.
  */
 export function termStatistics(db: DB): TermStatistics {
   const generation = String(prepared(db, "SELECT value FROM state WHERE key = 'generation'", 'pluck').get() ?? '0');
@@ -73,14 +92,15 @@ export function termStatistics(db: DB): TermStatistics {
   const count = prepared(db, 'SELECT count(*) FROM (SELECT rowid FROM views_fts WHERE views_fts MATCH ? LIMIT ?)', 'pluck');
   return {
     rows: c.rows,
-    df(term) {
-      let n = c.df.get(term);
-      if (n === undefined) {
-        n = count.get(`"${term.replace(/"/g, '""')}"`, DF_CAP) as number;
+    df(term, limit = DF_CAP) {
+      let held = c.df.get(term);
+      // A count that reached its limit says only "at least": count again when a higher limit asks.
+      if (!held || (held.n >= held.limit && limit > held.limit)) {
+        held = { n: count.get(`"${term.replace(/"/g, '""')}"`, limit) as number, limit };
         if (c.df.size >= MAX_CACHED) c.df.clear();
-        c.df.set(term, n);
+        c.df.set(term, held);
       }
-      return n;
+      return Math.min(held.n, limit);
     },
   };
 }

@@ -6,12 +6,16 @@ import { chooseTerms, DF_CAP, LONG_QUERY_TERMS, termStatistics, type TermStatist
 import type { DB } from '../../indexer/store/open.ts';
 import { indexInPlace, tempDir, writeTree } from '../helpers/repo.ts';
 
-const stats = (df: Record<string, number>, rows = 100_000): TermStatistics => ({ rows, df: (t) => df[t] ?? 0 });
+const stats = (df: Record<string, number>, rows = 100_000): TermStatistics => ({ rows, df: (t, limit = DF_CAP) => Math.min(df[t] ?? 0, limit) });
 
 describe('term selection for long queries', () => {
-  it('searches a short query whole, in order', () => {
+  it('searches a short query whole, in order, but for the repository\'s own stop words while two others remain', () => {
     const terms = queryTerms('parse expr');
     expect(chooseTerms(terms, stats({}), { prose: true })).toEqual(['parse', 'expr', 'parse_expr', 'parseexpr']);
+    // `return` is in a fifth of the rows (a stop word here), `vector` in 2% of them (not one).
+    const df = { returns: 20_000, return: 20_000, vector: 2_000, otherframe: 3 };
+    expect(chooseTerms(queryTerms('Returns a vector in otherframe'), stats(df), { prose: true })).toEqual(['vector', 'otherframe']);
+    expect(chooseTerms(queryTerms('return vector'), stats(df), { prose: true })).toEqual(['return', 'vector', 'return_vector', 'returnvector']);
   });
 
   it('keeps a long code query\'s rarest identifiers, leaves out common terms and what the index lacks, and caps the count', () => {
@@ -66,6 +70,8 @@ describe('term selection over a real index', () => {
     expect(s.df('reconcile_ledger')).toBe(s.df('reconcile_ledger'));
     expect(s.df('results')).toBe(s.df('result')); // porter: results -> result
     expect(s.df('result')).toBeGreaterThanOrEqual(40);
+    expect(s.df('result', 10)).toBe(10); // a bounded count
+    expect(s.df('result', 100_000)).toBe(s.df('result'));
     expect(s.df('nowhere_at_all')).toBe(0);
   });
 
