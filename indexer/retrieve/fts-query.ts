@@ -29,12 +29,11 @@ const RANK: Record<TermClass, number> = { identifier: 0, joined: 1, word: 2, par
  */
 export function queryTerms(query: string): QueryTerm[] {
   const prose = readProse(query);
+  // Each pair of adjacent words also as the one token an identifier of both would be: `parse_expr`, `parseexpr`.
   const joinedAfter = new Map<string, string[]>();
-  for (const j of prose.joined) {
-    const parts = splitIdentifier(j);
-    if (parts.length !== 2 || j.includes('_') === false) continue; // one snake form per pair is enough to find both
-    const key = parts[1];
-    joinedAfter.set(key, [...(joinedAfter.get(key) ?? []), j.toLowerCase(), parts.join('')]);
+  for (const [a, b] of prose.pairs) {
+    const key = b.toLowerCase();
+    joinedAfter.set(key, [...(joinedAfter.get(key) ?? []), `${a}_${b}`.toLowerCase(), `${a}${b}`.toLowerCase()]);
   }
   const out = new Map<string, QueryTerm>();
   const add = (t: string, cls: TermClass, recency: number) => {

@@ -20,7 +20,9 @@ export interface ProseReading {
   terms: ProseTerm[];
   /** Identifiers the query writes as code: shaped tokens of prose lines and every identifier of its code lines. */
   shaped: Set<string>;
-  /** Adjacent plain words tried as one identifier: `parse expr` -> `parse_expr`, `parseExpr`, `ParseExpr`. */
+  /** Adjacent plain words of one sentence, as written: `parse expr` -> ['parse', 'expr']. */
+  pairs: [string, string][];
+  /** The pairs as identifiers would spell them: `parse_expr`, `parseExpr`, `ParseExpr`, `PARSE_EXPR` (`joinedForms`). */
   joined: string[];
   /** Share of words (plain or capitalised) among the query's content tokens (code lines' identifiers included). */
   proseShare: number;
@@ -122,6 +124,7 @@ function read(text: string): ProseReading {
   const terms: ProseTerm[] = [];
   const shaped = new Set<string>();
   const joined = new Set<string>();
+  const pairs: [string, string][] = [];
   for (const line of prose) {
     let sentenceStart = true;
     // The previous plain word and where it ended: a compound is two plain words with only blanks between them.
@@ -166,6 +169,7 @@ function read(text: string): ProseReading {
         continue;
       }
       if (previous && /^[ \t]+$/.test(line.slice(previous.end, m.index)) && previous.text.length > 1 && bare.length > 1) {
+        pairs.push([previous.text, bare]);
         for (const j of joinedForms(previous.text, bare)) joined.add(j);
       }
       previous = { text: bare, end };
@@ -187,6 +191,7 @@ function read(text: string): ProseReading {
   return {
     terms,
     shaped,
+    pairs,
     joined: [...joined],
     proseShare,
     mostlyProse: proseShare > 0.5,

@@ -48,6 +48,8 @@ describe('reading a query as words', () => {
   it('joins only adjacent plain words of one sentence, never across punctuation, stop words or identifiers', () => {
     expect(joinedForms('parse', 'Expr')).toEqual(['parse_expr', 'parseExpr', 'ParseExpr', 'PARSE_EXPR']);
     expect(readProse('parse, expr').joined).toEqual([]);
+    expect(readProse('walk directory in parallel').pairs).toEqual([['walk', 'directory']]);
+    expect(readProse('parse, expr').pairs).toEqual([]);
     expect(readProse('parse the expr').joined).toEqual([]);
     expect(readProse('it fails to parse. Expr is fine').joined).toEqual([]);
     expect(readProse('parse `expr` now').joined).toEqual([]);
