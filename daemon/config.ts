@@ -6,12 +6,11 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
 
-/** allot's version, from package.json (the daemon cannot import the CLI's copy). */
-export const DAEMON_VERSION: string = createRequire(import.meta.url)('../package.json').version;
+/** allot's version, from package.json. */
+export { VERSION as DAEMON_VERSION } from './package.ts';
 
 /** Debounce of file changes: quiet time before a batch is indexed, and the longest a change may wait. */
 export const DEFAULT_QUIET_MS = 75;

@@ -6,13 +6,12 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { daemonPaths, readDaemonInfo, type DaemonInfo } from '../../daemon/config.ts';
 import { isAlive, isStale, readPid, removeStale } from '../../daemon/lifecycle.ts';
 import type { DaemonStatus } from '../../daemon/types.ts';
+import { BIN } from '../../daemon/package.ts';
 import { requestJson } from './transport.ts';
 
-const BIN = fileURLToPath(new URL('../bin/allot.js', import.meta.url));
 
 export type DaemonLookup =
   | { state: 'running'; info: DaemonInfo; status: DaemonStatus }
