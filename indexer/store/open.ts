@@ -50,10 +50,7 @@ export function prepared(db: DB, sql: string, mode: 'rows' | 'pluck' | 'raw' = '
   return stmt;
 }
 
-/** Default database location for a repository. */
-export function defaultDbPath(repo: string): string {
-  return path.join(repo, '.allot', 'index.db');
-}
+export { defaultDbPath } from './location.ts';
 
 /**
  * The one place that opens an allot database: checks that the file is an allot

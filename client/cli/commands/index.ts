@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
-import { indexRepository } from '../../../indexer/index-repository.ts';
-import { EMBED_CHOICES, runEmbedding, type EmbedChoice } from '../../../indexer/embed/run.ts';
-import { ModelError } from '../../../indexer/embed/types.ts';
-import { openStore } from '../../../indexer/store/open.ts';
+import { EMBED_CHOICES, ModelError, type EmbedChoice } from '../../../indexer/embed/types.ts';
 import type { IndexSummary } from '../../../indexer/types.ts';
-import { progressReporter } from '../progress.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
 /** The summary printed after `allot index`. */
@@ -28,6 +24,7 @@ export function formatSummary(s: IndexSummary, repo: string): string {
 
 /** The embedding pass after indexing, with progress on stderr. */
 async function embed(dbFile: string, choice: EmbedChoice, opts: { model?: string; retrain?: boolean }, shouldStop: () => boolean) {
+  const [{ openStore }, { runEmbedding }] = await Promise.all([import('../../../indexer/store/open.ts'), import('../../../indexer/embed/run.ts')]);
   const db = openStore(dbFile);
   let last = 0;
   const started = performance.now();
@@ -71,6 +68,7 @@ export function registerIndex(program: Command): void {
       if (opts.embed !== undefined && !(EMBED_CHOICES as readonly string[]).includes(opts.embed)) {
         throw new UsageError(`--embed must be one of ${EMBED_CHOICES.join(', ')}, got "${opts.embed}"`);
       }
+      const [{ indexRepository }, { progressReporter }] = await Promise.all([import('../../../indexer/index-repository.ts'), import('../progress.ts')]);
       const progress = progressReporter();
       let stopRequested = false;
       const onSigint = () => {

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { DaemonRunning, startDaemon } from '../../../daemon/service.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
 export interface ListenFlags {
@@ -26,6 +25,7 @@ export function registerServe(program: Command): void {
       // Whoever read our output may be gone (a closed terminal or pipe): a
       // daemon must not die, or spin on errors, because its log cannot be written.
       for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+      const { DaemonRunning, startDaemon } = await import('../../../daemon/service.ts');
       let daemon;
       try {
         daemon = await startDaemon({ repo, db: resolveDb(repo, global.db), port: flags.port, socket: flags.socket });

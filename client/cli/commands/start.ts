@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { describeAddress } from '../../../daemon/config.ts';
-import { startDaemonProcess, stopDaemonProcess } from '../../lib/daemon-process.ts';
 import { resolveDb, resolveRepo } from '../repo.ts';
 import { parsePort, type ListenFlags } from './serve.ts';
 
@@ -15,6 +13,7 @@ export function registerStartStop(program: Command): void {
     .action(async (repoArg: string | undefined, flags: ListenFlags & { json?: boolean }, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
       const repo = resolveRepo(repoArg ?? global.repo);
+      const [{ describeAddress }, { startDaemonProcess }] = await Promise.all([import('../../../daemon/config.ts'), import('../../lib/daemon-process.ts')]);
       const { info, status, started } = await startDaemonProcess(repo, { db: resolveDb(repo, global.db), socket: flags.socket, port: flags.port });
       if (flags.json) {
         process.stdout.write(JSON.stringify({ started, ...status }, null, 2) + '\n');
@@ -30,6 +29,7 @@ export function registerStartStop(program: Command): void {
     .action(async (repoArg: string | undefined, _flags: unknown, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string };
       const repo = resolveRepo(repoArg ?? global.repo);
+      const { stopDaemonProcess } = await import('../../lib/daemon-process.ts');
       const r = await stopDaemonProcess(repo);
       if (!r) process.stdout.write(`no allot daemon running for ${repo}\n`);
       else if (r.was === 'stale') process.stdout.write(`no allot daemon running for ${repo} (removed the stale pid file of pid ${r.pid})\n`);
