@@ -42,6 +42,8 @@ export interface StartOptions {
   db?: string;
   socket?: string;
   port?: number;
+  /** Threads answering queries (the daemon's default when absent). */
+  queryThreads?: number;
   /** How long to wait for the daemon to answer. */
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
@@ -101,6 +103,7 @@ export async function startDaemonProcess(repo: string, opts: StartOptions = {}):
     const args = [BIN, ...(opts.db ? ['--db', opts.db] : []), 'serve', repo];
     if (opts.socket) args.push('--socket', opts.socket);
     if (opts.port) args.push('--port', String(opts.port));
+    if (opts.queryThreads) args.push('--query-threads', String(opts.queryThreads));
     try {
       const child = spawn(process.execPath, args, { cwd: repo, detached: true, stdio: ['ignore', fd, fd], env: daemonEnv(opts.env ?? process.env) });
       child.on('exit', (code) => (exited = { code }));

@@ -4,6 +4,13 @@ import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 export interface ListenFlags {
   socket?: string;
   port?: number;
+  queryThreads?: number;
+}
+
+export function parseThreads(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`--query-threads must be 1..64, got "${v}"`);
+  return n;
 }
 
 export function parsePort(v: string): number {
@@ -19,6 +26,7 @@ export function registerServe(program: Command): void {
     .description('run the daemon in the foreground: keep the index fresh and answer queries over HTTP on 127.0.0.1')
     .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port')
     .option('--port <n>', 'loopback TCP port (default: a free one)', parsePort)
+    .option('--query-threads <n>', 'threads answering queries (default: one per core, 2 to 4)', parseThreads)
     .action(async (repoArg: string | undefined, flags: ListenFlags, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
       const repo = resolveRepo(repoArg ?? global.repo);
@@ -28,7 +36,7 @@ export function registerServe(program: Command): void {
       const { DaemonRunning, startDaemon } = await import('../../../daemon/service.ts');
       let daemon;
       try {
-        daemon = await startDaemon({ repo, db: resolveDb(repo, global.db), port: flags.port, socket: flags.socket });
+        daemon = await startDaemon({ repo, db: resolveDb(repo, global.db), port: flags.port, socket: flags.socket, queryThreads: flags.queryThreads });
       } catch (err) {
         if (err instanceof DaemonRunning) throw new UsageError(err.message);
         throw err;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolveDb, resolveRepo } from '../repo.ts';
-import { parsePort, type ListenFlags } from './serve.ts';
+import { parsePort, parseThreads, type ListenFlags } from './serve.ts';
 
 /** `allot start` and `allot stop`: the daemon in the background. */
 export function registerStartStop(program: Command): void {
@@ -9,12 +9,13 @@ export function registerStartStop(program: Command): void {
     .description('start the daemon in the background (logs to <repo>/.allot/daemon.log); finds a running one instead of starting twice')
     .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port')
     .option('--port <n>', 'loopback TCP port (default: a free one)', parsePort)
+    .option('--query-threads <n>', 'threads answering queries (default: one per core, 2 to 4)', parseThreads)
     .option('--json', 'print the daemon status as JSON')
     .action(async (repoArg: string | undefined, flags: ListenFlags & { json?: boolean }, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
       const repo = resolveRepo(repoArg ?? global.repo);
       const [{ describeAddress }, { startDaemonProcess }] = await Promise.all([import('../../../daemon/config.ts'), import('../../lib/daemon-process.ts')]);
-      const { info, status, started } = await startDaemonProcess(repo, { db: resolveDb(repo, global.db), socket: flags.socket, port: flags.port });
+      const { info, status, started } = await startDaemonProcess(repo, { db: resolveDb(repo, global.db), socket: flags.socket, port: flags.port, queryThreads: flags.queryThreads });
       if (flags.json) {
         process.stdout.write(JSON.stringify({ started, ...status }, null, 2) + '\n');
         return;
