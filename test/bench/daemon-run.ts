@@ -3,6 +3,7 @@
 // undone at the end.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { daemonEnv } from '../../client/lib/daemon-process.ts';
@@ -19,6 +20,34 @@ export const ms = (v: number) => `${v.toFixed(1)} ms`;
 export function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : undefined;
+}
+
+/** The first line of a benchmark's output: the machine and how busy it is. */
+export function machine(title: string): string {
+  const cpu = os.cpus();
+  return `${title} — ${cpu.length} cores (${cpu[0]?.model}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+}
+
+/** The corpus folder the command line names (its first argument that is neither a flag nor a flag's value), else `fallback`. */
+export function corpusArg(fallback: string): string {
+  const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'));
+  const corpus = path.resolve(positional[0] ?? fallback);
+  if (!fs.existsSync(corpus)) {
+    console.error(`no corpus at ${corpus}: run \`bash test/bench/corpora.sh\` first (or pass a folder)`);
+    process.exit(2);
+  }
+  return corpus;
+}
+
+/** A copy of `corpus` to edit: in `--dir` (kept there with its index for the next run) or in a temporary folder. */
+export function workingCopy(corpus: string, prefix: string): { repo: string; warm: boolean; discard(): void } {
+  const keep = flag('dir');
+  const work = keep ? path.resolve(keep) : fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const repo = path.join(work, path.basename(corpus));
+  const warm = fs.existsSync(path.join(repo, '.allot/index.db'));
+  if (!warm) fs.cpSync(corpus, repo, { recursive: true });
+  console.log(`corpus ${corpus}, ${warm ? 'reusing the copy and index in' : 'copied to'} ${repo}`);
+  return { repo, warm, discard: () => (keep ? undefined : fs.rmSync(work, { recursive: true, force: true })) };
 }
 
 /** Resident set of a process and all its threads, from /proc (MB). */
@@ -115,4 +144,18 @@ export function editor(repo: string): { append(file: string, text: string): void
       originals.clear();
     },
   };
+}
+
+/** Prints each goal as met or MISSED, under a title. */
+export function printGoals(title: string, goals: readonly (readonly [string, boolean])[]): void {
+  console.log(`\n${title}`);
+  for (const [what, ok] of goals) console.log(`  ${ok ? 'met    ' : 'MISSED '} ${what}`);
+}
+
+/** The end of a run: the daemon stopped, edited files put back, a temporary copy removed, the log kept if ALLOT_BENCH_LOG names a file. */
+export async function cleanUp(daemon: Daemon, edits: ReturnType<typeof editor>, discard: () => void): Promise<void> {
+  await daemon.stop();
+  edits.restore();
+  discard();
+  if (process.env.ALLOT_BENCH_LOG) fs.writeFileSync(process.env.ALLOT_BENCH_LOG, daemon.log());
 }

@@ -17,12 +17,11 @@
 //   (c) the daemon's RSS (all its threads) after warm-up and after 10,000 queries.
 // --dir keeps the copy and its index there for the next run (edits are undone at the end).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import type { AllotClient } from '../../client/lib/index.ts';
 import { openStore } from '../../indexer/store/open.ts';
-import { cpuSeconds, editor, flag, idle, ms, PROJECT, random, rssMb, serveDaemon, sleep, until } from './daemon-run.ts';
+import { cleanUp, corpusArg, cpuSeconds, printGoals, editor, flag, idle, machine, ms, PROJECT, random, rssMb, serveDaemon, sleep, until, workingCopy } from './daemon-run.ts';
 import { percentile } from './measure.ts';
 import { drawQueries } from './queries.ts';
 
@@ -62,22 +61,11 @@ function editing(edits: ReturnType<typeof editor>, files: string[], everyMs: num
 }
 
 async function main(): Promise<void> {
-  const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'));
-  const corpus = path.resolve(positional[0] ?? DEFAULT_CORPUS);
+  const corpus = corpusArg(DEFAULT_CORPUS);
   const levels = (flag('clients') ?? '1,8,32').split(',').map(Number);
   const editMs = flag('edit-ms') ? Number(flag('edit-ms')) : undefined;
-  if (!fs.existsSync(corpus)) {
-    console.error(`no corpus at ${corpus}: run \`bash test/bench/corpora.sh\` first (or pass a folder)`);
-    process.exit(2);
-  }
-  const cpu = os.cpus();
-  console.log(`allot daemon benchmark — ${cpu.length} cores (${cpu[0]?.model}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  const keep = flag('dir');
-  const work = keep ? path.resolve(keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'allot-bench-daemon-'));
-  const repo = path.join(work, path.basename(corpus));
-  const warm = fs.existsSync(path.join(repo, '.allot/index.db'));
-  if (!warm) fs.cpSync(corpus, repo, { recursive: true });
-  console.log(`corpus ${corpus}, ${warm ? 'reusing the copy and index in' : 'copied to'} ${repo}`);
+  console.log(machine('allot daemon benchmark'));
+  const { repo, warm, discard } = workingCopy(corpus, 'allot-bench-daemon-');
 
   const started = performance.now();
   const daemon = await serveDaemon(repo);
@@ -169,13 +157,9 @@ async function main(): Promise<void> {
       [`RSS growth over 10,000 queries within 10%`, growth <= 10],
       ...(latency[32] && editMs ? ([[`32 clients with edits: p50 <= 50 ms, p99 <= 250 ms (issue 17)`, latency[32].p50 <= 50 && latency[32].p99 <= 250]] as const) : []),
     ] as const;
-    console.log('\ngoals:');
-    for (const [what, ok] of goals) console.log(`  ${ok ? 'met    ' : 'MISSED '} ${what}`);
+    printGoals('goals:', goals);
   } finally {
-    await daemon.stop();
-    edits.restore();
-    if (!keep) fs.rmSync(work, { recursive: true, force: true });
-    if (process.env.ALLOT_BENCH_LOG) fs.writeFileSync(process.env.ALLOT_BENCH_LOG, daemon.log());
+    await cleanUp(daemon, edits, discard);
   }
 }
 

@@ -16,39 +16,26 @@
 // temporary copy is indexed cold and removed. --bin runs another checkout's `client/bin/allot.js` on the same
 // copy: a before/after pair measured on the same machine.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { generateCrossfileTasks } from '../../client/eval/generate-crossfile.ts';
 import { openStore } from '../../indexer/store/open.ts';
-import { cpuSeconds, editor, flag, idle, ms, PROJECT, random, rssMb, serveDaemon } from './daemon-run.ts';
+import { cleanUp, corpusArg, cpuSeconds, printGoals, editor, flag, idle, machine, ms, PROJECT, random, rssMb, serveDaemon, workingCopy } from './daemon-run.ts';
 import { drawQueries } from './queries.ts';
 
 const DEFAULT_CORPUS = path.join(PROJECT, 'bench-data/sympy/usr/lib/python3/dist-packages/sympy');
 
 async function main(): Promise<void> {
-  const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'));
-  const corpus = path.resolve(positional[0] ?? DEFAULT_CORPUS);
+  const corpus = corpusArg(DEFAULT_CORPUS);
   const clients = Number(flag('clients') ?? 32);
   const seconds = Number(flag('seconds') ?? 30);
   const editMs = Number(flag('edit-ms') ?? 1000);
   const kind = flag('queries') ?? 'mixed';
   const threads = flag('query-threads');
   const bin = flag('bin');
-  if (!fs.existsSync(corpus)) {
-    console.error(`no corpus at ${corpus}: run \`bash test/bench/corpora.sh\` first (or pass a folder)`);
-    process.exit(2);
-  }
   if (!['mixed', 'prose', 'code'].includes(kind)) throw new Error(`--queries must be mixed, prose or code, not ${kind}`);
-  const cpu = os.cpus();
-  console.log(`allot load benchmark — ${cpu.length} cores (${cpu[0]?.model}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-
-  const keep = flag('dir');
-  const work = keep ? path.resolve(keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'allot-bench-load-'));
-  const repo = path.join(work, path.basename(corpus));
-  const warm = fs.existsSync(path.join(repo, '.allot/index.db'));
-  if (!warm) fs.cpSync(corpus, repo, { recursive: true });
-  console.log(`corpus ${corpus}, ${warm ? 'reusing the copy and index in' : 'copied to'} ${repo}`);
+  console.log(machine('allot load benchmark'));
+  const { repo, warm, discard } = workingCopy(corpus, 'allot-bench-load-');
 
   const started = performance.now();
   const daemon = await serveDaemon(repo, [...(threads ? ['--query-threads', threads] : [])], bin);
@@ -103,14 +90,10 @@ async function main(): Promise<void> {
       [`p99 <= 250 ms (${ms(r.latency.p99)})`, r.latency.p99 <= 250],
       [`no errors, no 5xx (${r.errors + r.non2xx + r.timeouts})`, r.errors + r.non2xx + r.timeouts === 0],
     ] as const;
-    console.log('\ngoals (issue 17, item 10):');
-    for (const [what, ok] of goals) console.log(`  ${ok ? 'met    ' : 'MISSED '} ${what}`);
+    printGoals('goals (issue 17, item 10):', goals);
     await idle(c);
   } finally {
-    await daemon.stop();
-    edits.restore();
-    if (!keep) fs.rmSync(work, { recursive: true, force: true });
-    if (process.env.ALLOT_BENCH_LOG) fs.writeFileSync(process.env.ALLOT_BENCH_LOG, daemon.log());
+    await cleanUp(daemon, edits, discard);
   }
 }
 
