@@ -45,7 +45,8 @@ function rebuilt(e: ThrownError): Error {
     e.name === 'RetrievalError' ? new RetrievalError(e.message) :
     e.name === 'ArbitrateError' ? new ArbitrateError(e.message) :
     e.name === 'StoreError' ? new StoreError(e.message, (e.code ?? 'io') as StoreError['code']) :
-    Object.assign(new Error(e.message), { name: e.name });
+    // SQLite's own errors keep their code: the API tells a damaged index (503) from a bug (500) by it.
+    Object.assign(new Error(e.message), { name: e.name, ...(e.code ? { code: e.code } : {}) });
   return err;
 }
 

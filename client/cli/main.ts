@@ -51,27 +51,49 @@ export async function buildProgram(argv: string[] = process.argv): Promise<Comma
   return program;
 }
 
-/** Errors that are the user's to act on: their message on one line, exit code 2. */
-const ONE_LINE_ERRORS = new Set([
-  'UsageError', 'StoreError', 'ModelError', 'RetrievalError', 'DaemonError', 'DaemonUnreachable', 'NoDaemon', 'DaemonProcessError',
+/** Errors whose message is written for the user: printed as one line, exit 2. By name: a command loads the modules that define them only when it runs. */
+const USER_ERRORS = new Set([
+  'UsageError', 'StoreError', 'OwnFileError', 'ModelError', 'RetrievalError', 'DaemonError', 'DaemonUnreachable', 'NoDaemon', 'DaemonProcessError',
+  'DaemonRunning',
 ]);
 
+/**
+ * What the CLI prints for a failure and the exit code: one line, control characters escaped (a message may name
+ * a file), exit 2 for user errors and faults of the environment (a full disk, a read-only or damaged index,
+ * permissions), 130 for an interrupted run, 1 for anything else (a bug: ALLOT_DEBUG=1 prints its stack).
+ */
+async function failure(err: unknown): Promise<{ line: string; code: number }> {
+  const { escapeControl } = await import('../../daemon/config.ts');
+  const one = (message: string) => `allot: ${escapeControl(message.split('\n')[0])}\n`;
+  const name = err instanceof Error ? err.name : '';
+  if (name === 'IndexInterrupted') return { line: one((err as Error).message), code: 130 };
+  if (USER_ERRORS.has(name)) return { line: one((err as Error).message), code: 2 };
+  const code = String((err as { code?: unknown })?.code ?? '');
+  const message = err instanceof Error ? err.message : String(err);
+  // SQLite's faults reached us from below the commands: say what they mean for the index.
+  if (code.startsWith('SQLITE_')) {
+    const { storeFault } = await import('../../indexer/store/open.ts');
+    return { line: one((storeFault(null, err) ?? (err as Error)).message), code: 2 };
+  }
+  if (code === 'ENOSPC' || code === 'EDQUOT') return { line: one(`the disk is full (${message}); free some space and run the command again`), code: 2 };
+  // The file system's: the message names the file and the call.
+  if (/^E[A-Z]+$/.test(code)) return { line: one(message), code: 2 };
+  return { line: one(`unexpected error: ${message} (set ALLOT_DEBUG=1 for the stack trace)`), code: 1 };
+}
+
 async function main(argv: string[]): Promise<void> {
+  // A reader that went away (`allot search ... | head`) is not an error worth a stack trace.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+  });
   try {
     await (await buildProgram(argv)).exitOverride().parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) process.exit(err.exitCode);
-    // By name: commands load the modules that define these errors only when they run.
-    const name = err instanceof Error ? err.name : '';
-    if (name === 'IndexInterrupted') {
-      process.stderr.write(`allot: ${(err as Error).message}\n`);
-      process.exit(130);
-    }
-    if (ONE_LINE_ERRORS.has(name)) {
-      process.stderr.write(`allot: ${(err as Error).message}\n`);
-      process.exit(2);
-    }
-    throw err;
+    const { line, code } = await failure(err);
+    process.stderr.write(line);
+    if (process.env.ALLOT_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? err}\n`);
+    process.exit(code);
   }
 }
 

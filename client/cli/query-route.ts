@@ -12,7 +12,7 @@ import type { SearchHit } from '../../indexer/retrieve/search.ts';
 import type { QueryEngine } from '../../daemon/queries.ts';
 import type { DaemonStatus } from '../../daemon/types.ts';
 import type { RetrievalOptions } from '../../indexer/retrieve/select.ts';
-import type { DB } from '../../indexer/store/open.ts';
+import type { DB, sqliteFault } from '../../indexer/store/open.ts';
 import { UsageError } from './repo.ts';
 import { createClient, DaemonError, DaemonUnreachable, findDaemon, startDaemonProcess, type AllotClient } from '../lib/index.ts';
 
@@ -31,15 +31,25 @@ export type DaemonMode = boolean | undefined;
 /** The daemon's own query engine over a connection of our own: the same code answers on both paths. */
 function inProcess(repo: string, dbFile: string): QueryRoute {
   let db: DB | null = null;
-  let engine: Promise<QueryEngine> | null = null;
+  let opened: Promise<{ engine: QueryEngine; fault: typeof sqliteFault }> | null = null;
   const open = () =>
-    (engine ??= Promise.all([import('../../daemon/queries.ts'), import('../../indexer/store/open.ts')]).then(([{ createQueryEngine }, { openStore }]) =>
-      createQueryEngine((db = openStore(dbFile, { readonly: true })), repo),
-    ));
+    (opened ??= Promise.all([import('../../daemon/queries.ts'), import('../../indexer/store/open.ts')]).then(([{ createQueryEngine }, store]) => ({
+      engine: createQueryEngine((db = store.openStore(dbFile, { readonly: true })), repo),
+      fault: store.sqliteFault,
+    })));
+  // A damaged index met half-way through a query: the index's words, not SQLite's.
+  const answer = async <T>(query: (engine: QueryEngine) => Promise<T>): Promise<T> => {
+    const { engine, fault } = await open();
+    try {
+      return await query(engine);
+    } catch (err) {
+      throw fault(dbFile, err) ?? err;
+    }
+  };
   return {
     via: 'in-process',
-    search: async (query, k, retrieval) => (await open()).search(query, k, retrieval),
-    context: async (query, options, retrieval) => (await open()).context(query, options, retrieval),
+    search: (query, k, retrieval) => answer((e) => e.search(query, k, retrieval)),
+    context: (query, options, retrieval) => answer((e) => e.context(query, options, retrieval)),
     denseOff: async () => {
       await open();
       const { activeEmbedder } = await import('../../indexer/embed/active.ts');

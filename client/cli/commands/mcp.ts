@@ -23,8 +23,11 @@ export function registerMcp(program: Command): void {
         return;
       }
       // stdout is the protocol: everything a person may read goes to stderr.
-      const log = (line: string) => process.stderr.write(`allot mcp: ${line}\n`);
-      const [{ openBackend }, { serveStdio }] = await Promise.all([import('../../mcp/backend.ts'), import('../../mcp/server.ts')]);
+      const [{ escapeControl }, { openBackend }, { serveStdio }] = await Promise.all([
+        import('../../../daemon/config.ts'), import('../../mcp/backend.ts'), import('../../mcp/server.ts'),
+      ]);
+      // (escaped: lines may quote what the host sent)
+      const log = (line: string) => process.stderr.write(`allot mcp: ${escapeControl(line)}\n`);
       const backend = await openBackend(repo, resolveDb(repo, global.db), log);
       await serveStdio(backend, log);
       process.exit(0);

@@ -13,6 +13,14 @@ export function parseThreads(v: string): number {
   return n;
 }
 
+/** `--socket`: refused before anything starts when the kernel would cut it (over 107 bytes). */
+export async function checkSocket(socket: string | undefined): Promise<void> {
+  if (socket === undefined) return;
+  const { socketPathProblem } = await import('../../../daemon/lifecycle.ts');
+  const problem = socketPathProblem(socket);
+  if (problem) throw new UsageError(problem);
+}
+
 export function parsePort(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--port must be 0..65535, got "${v}"`);
@@ -24,7 +32,7 @@ export function registerServe(program: Command): void {
   program
     .command('serve [repo]')
     .description('run the daemon in the foreground: keep the index fresh and answer queries over HTTP on 127.0.0.1')
-    .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port')
+    .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port (at most 107 bytes)')
     .option('--port <n>', 'loopback TCP port (default: a free one)', parsePort)
     .option('--query-threads <n>', 'threads answering queries (default: one per core, 2 to 4)', parseThreads)
     .action(async (repoArg: string | undefined, flags: ListenFlags, cmd: Command) => {
@@ -33,7 +41,8 @@ export function registerServe(program: Command): void {
       // Whoever read our output may be gone (a closed terminal or pipe): a
       // daemon must not die, or spin on errors, because its log cannot be written.
       for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
-      const { DaemonRunning, startDaemon } = await import('../../../daemon/service.ts');
+      await checkSocket(flags.socket);
+      const [{ DaemonRunning, startDaemon }, { logLine }] = await Promise.all([import('../../../daemon/service.ts'), import('../../../daemon/config.ts')]);
       let daemon;
       try {
         daemon = await startDaemon({ repo, db: resolveDb(repo, global.db), port: flags.port, socket: flags.socket, queryThreads: flags.queryThreads });
@@ -57,7 +66,7 @@ export function registerServe(program: Command): void {
         process.on('uncaughtException', (err) => {
           if (fatal) return;
           fatal = true;
-          process.stderr.write(`${new Date().toISOString()} fatal: ${err.stack ?? err}\n`);
+          process.stderr.write(logLine(`fatal: ${err.stack ?? err}`));
           stop('uncaught exception', 1);
         });
       });
