@@ -20,7 +20,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { generateCrossfileTasks } from '../../client/eval/generate-crossfile.ts';
 import { openStore } from '../../indexer/store/open.ts';
-import { cleanUp, corpusArg, cpuSeconds, printGoals, editor, flag, idle, machine, ms, PROJECT, random, rssMb, serveDaemon, workingCopy } from './daemon-run.ts';
+import { cleanUp, corpusArg, cpuSeconds, printGoals, warmUp, editor, flag, idle, machine, ms, PROJECT, random, rssMb, serveDaemon, workingCopy } from './daemon-run.ts';
 import { drawQueries } from './queries.ts';
 
 const DEFAULT_CORPUS = path.join(PROJECT, 'bench-data/sympy/usr/lib/python3/dist-packages/sympy');
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     console.log(`${queries.length} queries (${kind}: ${kind === 'code' ? 0 : prose.length} prose, ${kind === 'prose' ? 0 : code.length} code), drawn at random by ${clients} clients for ${seconds} s, an edit every ${editMs} ms`);
 
     // The query threads build their structures after the start-up run: let them finish before the clock starts.
-    for (const q of queries.slice(0, 20)) await c.context({ query: q });
+    await warmUp(c, queries.slice(0, 20));
 
     const pick = random(1717);
     const rand = random(4242);

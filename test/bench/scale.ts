@@ -20,7 +20,7 @@ import ignore from 'ignore';
 import { generateCrossfileTasks } from '../../client/eval/generate-crossfile.ts';
 import { DEFAULT_IGNORES } from '../../indexer/discover.ts';
 import { openStore } from '../../indexer/store/open.ts';
-import { BIN, cpuSeconds, flag, idle, machine, printGoals, rssMb, serveDaemon } from './daemon-run.ts';
+import { BIN, cpuSeconds, flag, idle, machine, printGoals, rssMb, serveDaemon, warmUp } from './daemon-run.ts';
 import { measure, percentile } from './measure.ts';
 import { drawQueries } from './queries.ts';
 
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
     try {
       await idle(daemon.client);
       // The query threads build their structures after the start-up run: the daemon is warm once a few queries ran.
-      for (const q of [...prose.slice(0, 5), ...code.slice(0, 5)]) await daemon.client.context({ query: `${q} ` });
+      await warmUp(daemon.client, [...prose.slice(0, 5), ...code.slice(0, 5)].map((q) => `${q} `));
       const cpu0 = cpuSeconds(daemon.pid);
       for (const [kind, qs] of [['prose', prose], ['code', code]] as const) {
         for (const q of qs) {
