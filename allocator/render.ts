@@ -18,7 +18,8 @@ export interface RenderInput {
   of?: { startLine: number; endLine: number };
 }
 
-export type RenderOutcome = 'whole' | 'clipped' | 'descriptor only' | 'empty: descriptor does not fit';
+/** `outline`: a class or module shown as its declaration, members' signatures and touched members (see outline.ts). */
+export type RenderOutcome = 'whole' | 'clipped' | 'outline' | 'descriptor only' | 'empty: descriptor does not fit';
 
 export interface Rendered {
   text: string;
@@ -95,6 +96,21 @@ export function blockText(input: RenderInput, window: [number, number] | null): 
 /** The unclipped rendering (descriptor + whole source), whose length is d_i. */
 export function wholeText(input: RenderInput): string {
   return blockText(input, [0, input.lines.length - 1]);
+}
+
+/**
+ * d_i, exact when it is at most `limit` (or a little more); beyond that an estimate above `limit` from per-line
+ * counts, read only until it passes the limit: a module of thousands of lines is never counted whole to learn
+ * that it does not fit.
+ */
+export function wholeTokens(input: RenderInput, limit: number, tokenizer: Tokenizer): number {
+  const bound = limit * 1.1 + 16;
+  let sum = tokenizer.count(descriptor(input, [0, input.lines.length - 1]));
+  for (const line of input.lines) {
+    sum += tokenizer.count(`\n${line}`);
+    if (sum > bound) return Math.max(sum, limit + 1);
+  }
+  return tokenizer.count(wholeText(input));
 }
 
 // Window-centre rule: lines are scored by how many distinct query terms they contain; the first best line wins,
