@@ -62,22 +62,14 @@ interface Allotted {
 }
 
 // Token-authority + rendering rules: each block gets b_i from the formula and renders within it (see form.ts).
-// The fill's objects are allocated too: m counts `later` further objects after the K slots (as many as the floor
-// can be reserved for), so [R_i - (m-i)*floor]+ keeps a floor for each of them.
-function allotByFormula(groups: GroupInput[], later: number, available: number, opts: AllocateOptions, queryTokens: string[], tok: Tokenizer, headLines: number): Allotted {
-  const d = [...groups.map((g) => g.d), ...Array.from({ length: later }, () => opts.floor)];
-  const allowances = tokenAuthority(d, available, opts.objectCap, opts.floor).slice(0, groups.length);
+function allotByFormula(groups: GroupInput[], available: number, opts: AllocateOptions, queryTokens: string[], tok: Tokenizer, headLines: number): Allotted {
+  const d = groups.map((g) => g.d);
+  const allowances = tokenAuthority(d, available, opts.objectCap, opts.floor);
   return {
     steps: allowances.map((a, k) => ({ ...a, objectId: groups[k].root.id })),
     rendered: groups.map((g, k) => renderGroup(g, allowances[k].result, queryTokens, tok, headLines)),
-    floor: effectiveFloor(available, d.length, opts.floor),
+    floor: effectiveFloor(available, groups.length, opts.floor),
   };
-}
-
-/** Further objects the formula reserves a floor for: the fill's candidates, as many as B affords floors for. */
-export function laterObjects(candidates: number, slots: number, available: number, floor: number): number {
-  if (floor <= 0) return 0;
-  return Math.max(0, Math.min(candidates, Math.floor(available / floor) - slots));
 }
 
 // Ablation (noRender): no formula; each object whole from its first line, the object where the budget runs out is
@@ -212,10 +204,9 @@ export function allocate(
   const fillOn = !opts.noFill && !opts.noQuotient && !opts.noRender;
   const inGroups = new Set(groups.flatMap((g) => [g.root, ...g.nested].map((s) => s.position.key)));
   const rest = present.filter((p) => !inGroups.has(p.key));
-  const later = fillOn ? laterObjects(rest.length, m, available, opts.floor) : 0;
   const { steps, rendered, floor } = opts.noRender
     ? cutAtBudget(groupInputs, available, queryTokens, tok)
-    : allotByFormula(groupInputs, later, available, opts, queryTokens, tok, opts.headLines);
+    : allotByFormula(groupInputs, available, opts, queryTokens, tok, opts.headLines);
   const placed: Placed[] = groupInputs.map((gi, k) => ({
     gi, input: gi.input, rendered: rendered[k], role: gi.group.root.role, allowance: opts.noRender ? steps[k].R : steps[k].result, filled: false,
   }));
@@ -262,7 +253,7 @@ export function allocate(
     objectCap: opts.objectCap,
     floorOption: opts.floor,
     floor,
-    m: m + later,
+    m,
     steps,
   };
 
