@@ -29,6 +29,7 @@ export function overlapping(a: Span, b: Span): boolean {
 
 // Containment rule: positions in allocation order join the group of an allocated object they nest in (or that
 // nests in them, which then becomes the group's root, keeping the group's place and best role).
+// An object that overlaps an allocated one without nesting (never two objects of one parse) is left out.
 export function groupNested(selected: readonly Selected[], infos: ReadonlyMap<string, Span>): Group[] {
   const groups: Group[] = [];
   for (const s of selected) {
@@ -37,6 +38,7 @@ export function groupNested(selected: readonly Selected[], infos: ReadonlyMap<st
       const root = infos.get(x.root.position.objectId)!;
       return within(span, root) || within(root, span);
     });
+    if (!g && groups.some((x) => overlapping(span, infos.get(x.root.position.objectId)!))) continue;
     if (!g) {
       groups.push({ root: s, nested: [] });
       continue;

@@ -6,7 +6,7 @@
  * its outline. The paper's strict allocation (`noFill`) skips this step.
  */
 import type { Tokenizer } from '../indexer/tokenizer.ts';
-import { within } from './containment.ts';
+import { overlapping, within } from './containment.ts';
 import { groupInput, outlines, touchedOf, type GroupInput } from './form.ts';
 import { headInput } from './head.ts';
 import { expandOutline, isOutline, outlineWithin } from './outline.ts';
@@ -88,6 +88,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
           const bigger = expandOutline(host.input, r, lines(Math.max(0, from), Math.min(host.input.lines.length - 1, to)), tok);
           if (!bigger || bigger.tokens - r.tokens <= left) {
             if (bigger) {
+              host.allowance = Math.max(host.allowance, r.tokens + left);
               left -= bigger.tokens - r.tokens;
               host.rendered = bigger;
             }
@@ -99,13 +100,19 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
         skip(p);
         continue;
       }
-      // Around a block already shown: that block becomes this object's rendering (whole or an outline around it).
+      // Around blocks already shown: they become this object's rendering (whole, or an outline around them).
+      const inner = placed.filter((b) => within(b.gi.root, info));
+      if (placed.some((b) => !inner.includes(b) && overlapping(info, b.gi.root))) {
+        skip(p);
+        continue;
+      }
       const obj = ctx.text(p.objectId);
       if (!obj) continue;
       const input = renderInput(obj);
-      const group = { root: { ...selected, role: host.gi.group.root.role }, nested: [host.gi.group.root, ...host.gi.group.nested] };
-      const gi = groupInput(group, obj, input, wholeTokens(input, r.tokens + left, tok), ctx.fiber);
-      const room = r.tokens + left;
+      const group = { root: { ...selected, role: host.gi.group.root.role }, nested: inner.flatMap((b) => [b.gi.group.root, ...b.gi.group.nested]) };
+      const freed = inner.reduce((sum, b) => sum + b.rendered.tokens, 0) + (inner.length - 1) * sep;
+      const room = freed + left;
+      const gi = groupInput(group, obj, input, wholeTokens(input, room, tok), ctx.fiber);
       const next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
         : outlines(gi) ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines })
         : null;
@@ -113,11 +120,22 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
         skip(p);
         continue;
       }
-      left -= next.tokens - r.tokens;
+      left = room - next.tokens;
+      host.allowance = Math.max(host.allowance, room);
       host.gi = gi;
       host.input = input;
       host.rendered = next;
+      for (const b of inner) {
+        if (b === host) continue;
+        placed.splice(placed.indexOf(b), 1);
+        const at = out.added.indexOf(b);
+        if (at >= 0) out.added.splice(at, 1);
+      }
       out.merged++;
+      continue;
+    }
+    if (placed.some((b) => overlapping(info, b.gi.root))) {
+      skip(p);
       continue;
     }
     const obj = ctx.text(p.objectId);
@@ -178,6 +196,7 @@ export function deepen(placed: Placed[], left: number, objectCap: number, grow: 
     const whole = renderWindow(b.gi.input, [0, b.gi.input.lines.length - 1], tok);
     if (whole.tokens > room) continue;
     left -= whole.tokens - b.rendered.tokens;
+    b.allowance = Math.max(b.allowance, room);
     b.input = b.gi.input;
     b.rendered = whole;
   }
