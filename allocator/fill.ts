@@ -55,7 +55,8 @@ const lines = (a: number, b: number): number[] => Array.from({ length: b - a + 1
 // expand their block when that fits; nothing is ever cut to fit. Stops when not even a separator is left.
 export function fillBudget(ranked: readonly Position[], placed: Placed[], leftover: number, ctx: FillContext): FillResult {
   // Objects found through structure first (what a code query is about to use), then the others; rank order within.
-  const rest = [...ranked.filter((p) => p.viaStructure), ...ranked.filter((p) => !p.viaStructure)];
+  const named = ranked.filter((p) => p.viaStructure);
+  const rest = [...named, ...ranked.filter((p) => !p.viaStructure)];
   const { tok, separatorTokens: sep } = ctx;
   const out: FillResult = { added: [], whole: 0, outlines: 0, heads: 0, merged: 0, skipped: 0, skippedStructural: 0, notConsidered: 0, remaining: leftover };
   let left = leftover;
