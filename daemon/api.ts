@@ -15,8 +15,10 @@ import { streamSSE } from 'hono/streaming';
 import type { EventBus } from './events.ts';
 import type { QueryEngine } from './queries.ts';
 import { ArbitrateError } from '../allocator/arbitrate/types.ts';
-import { BadSearch, selectForRequest } from './select-request.ts';
+import { asksModel, BadSearch, selectForRequest } from './select-request.ts';
+import { queryTimeoutMs, TIMED_OUT, withDeadline } from './watchdog.ts';
 import { RetrievalError } from '../indexer/retrieve/select.ts';
+import { isDamage, sqliteFault } from '../indexer/store/open.ts';
 import {
   ObjectIdSchema, parseArbitrateRequest, parseContextRequest, parseFilePath, parseFilesSelectRequest, parseInventoryRequest, parseJsonBody,
   parseObjectLookup, parseSearchRequest,
@@ -38,6 +40,12 @@ export interface ApiDeps {
   countQuery(kind: QueryKind, ok: boolean): void;
   /** Seconds between keep-alive comments on the event stream. */
   heartbeatSeconds?: number;
+  /** A query not answered within this many ms gets `503 query-timeout` (default: `queryTimeoutMs()`, see watchdog.ts). */
+  queryTimeoutMs?: number;
+  /** Why the index cannot be read (damaged), or null: queries then answer `503 index-failed`. */
+  failure?(): string | null;
+  /** A query met a damaged index (`err`, SQLite's): the daemon marks itself failed (see status.ts recordFailure). */
+  onDamage?(err: unknown): void;
 }
 
 /** Host names a loopback client legitimately uses, with or without a port. */
@@ -73,6 +81,11 @@ function fail(c: Context, code: ErrorCode, message: string): Response {
   return c.json(errorBody(code, message), ERROR_STATUS[code]);
 }
 
+/** An error answer outside a handler's context (the watchdog's). */
+function errorResponse(code: ErrorCode, message: string): Response {
+  return new Response(JSON.stringify(errorBody(code, message)), { status: ERROR_STATUS[code], headers: { 'content-type': 'application/json; charset=UTF-8' } });
+}
+
 export function createApi(deps: ApiDeps): Hono {
   const app = new Hono();
 
@@ -102,11 +115,25 @@ export function createApi(deps: ApiDeps): Hono {
       ? fail(c, 'index-building', `the index is still being built (${deps.progressText()}); try again shortly`)
       : null;
 
-  const counted = async (kind: QueryKind, handler: () => Promise<Response> | Response): Promise<Response> => {
+  const deadline = deps.queryTimeoutMs ?? queryTimeoutMs();
+  /** Runs a query under the watchdog (`watched: false` for one bounded by a remote model's own timeouts) and counts it. */
+  const counted = async (kind: QueryKind, handler: () => Promise<Response> | Response, watched = true): Promise<Response> => {
     let res: Response | undefined;
     try {
-      res = await handler();
+      const failed = deps.failure?.();
+      if (failed) return (res = errorResponse('index-failed', failed));
+      const work = Promise.resolve().then(handler);
+      const answer = watched ? await withDeadline(work, deadline) : await work;
+      res = answer === TIMED_OUT
+        ? errorResponse('query-timeout', `the query did not finish within ${deadline} ms; narrow it (a smaller k, budget or slots) or try again`)
+        : answer;
       return res;
+    } catch (err) {
+      // SQLite met a damaged index: not a bug of this request (500) but a daemon that cannot answer (503), for good
+      const fault = sqliteFault(null, err);
+      if (!fault || !isDamage(fault)) throw err;
+      deps.onDamage?.(err);
+      return (res = errorResponse('index-failed', deps.failure?.() ?? fault.message));
     } finally {
       deps.countQuery(kind, res !== undefined && res.status < 400);
     }
@@ -138,9 +165,9 @@ export function createApi(deps: ApiDeps): Hono {
     }),
   );
 
-  app.post('/v1/files/select', (c) =>
-    counted('select', async () => {
-      const req = await body(c, parseFilesSelectRequest);
+  app.post('/v1/files/select', async (c) => {
+    const req = await body(c, parseFilesSelectRequest);
+    return counted('select', async () => {
       if (req instanceof Response) return req;
       const ready = notReady(c);
       if (ready) return ready;
@@ -150,8 +177,8 @@ export function createApi(deps: ApiDeps): Hono {
         if (err instanceof BadSearch) return fail(c, 'invalid-request', err.message);
         throw err;
       }
-    }),
-  );
+    }, !(req instanceof Response) && !asksModel(req));
+  });
 
   app.post('/v1/arbitrate', (c) =>
     counted('arbitrate', async () => {

@@ -14,11 +14,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexProgress } from '../indexer/index-repository.ts';
-import { openStore, type DB } from '../indexer/store/open.ts';
+import { isDamage, openStore, sqliteFault, StoreError, storeFault, type DB } from '../indexer/store/open.ts';
+import { isUnwritable } from '../indexer/store/own-files.ts';
 import { storeCounts } from '../indexer/store/read.ts';
 import { createApi } from './api.ts';
 import { createBatcher, type Batch, type Batcher } from './batcher.ts';
-import { DAEMON_VERSION, DEFAULT_MAX_WAIT_MS, DEFAULT_QUIET_MS, MAX_BODY_BYTES, daemonPaths, newToken, writeDaemonInfo, type DaemonInfo } from './config.ts';
+import { DAEMON_VERSION, DEFAULT_MAX_WAIT_MS, DEFAULT_QUIET_MS, MAX_BODY_BYTES, daemonPaths, escapeControl, newToken, writeDaemonInfo, type DaemonInfo } from './config.ts';
 import { capPaths, createEventBus } from './events.ts';
 import { createIgnoreMatcher } from './ignore-rules.ts';
 import { createIndexThread, type IndexThreadHooks, type JobOutcome } from './index-thread.ts';
@@ -27,7 +28,7 @@ import { createQueryEngine } from './queries.ts';
 import { createIndexQueue, type IndexJob, type IndexQueue } from './queue.ts';
 import { listen, type Listening } from './server.ts';
 import { idleCollector } from './idle-gc.ts';
-import { countQuery, denseFromStore, initialState, progressText, recordBatch, recordEmbedding, recordEmbeddingFailure, recordError, snapshot } from './status.ts';
+import { countQuery, denseFromStore, initialState, progressText, recordBatch, recordEmbedding, recordEmbeddingFailure, recordError, recordFailure, snapshot } from './status.ts';
 import { activeDenseModel, countEmbedded } from '../indexer/store/embeddings.ts';
 import type { DaemonStatus } from './types.ts';
 import { watchRepository, type RepoWatcher } from './watcher.ts';
@@ -63,6 +64,12 @@ export class DaemonRunning extends Error {
   }
 }
 
+/** Why the daemon cannot keep its files in `.allot/` (unwritable, full, a link there), in one line. */
+function ownDirFault(dir: string, err: unknown): Error {
+  if (isUnwritable(err)) return new StoreError(`${dir} is not writable by you, so the daemon cannot keep its lock and log there (${(err as Error).message})`, 'readonly');
+  return storeFault(dir, err) ?? (err as Error);
+}
+
 /** A writer thread whose heap grew past this (MB) is replaced once the daemon has been quiet for RECYCLE_IDLE_MS. */
 const RECYCLE_HEAP_MB = 64;
 const RECYCLE_IDLE_MS = 5000;
@@ -71,12 +78,20 @@ const RECYCLE_IDLE_MS = 5000;
 const RETRY_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
 
 export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
-  const log = opts.log ?? ((line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`));
+  // Messages carry file names from the repository: control characters are escaped so none can forge a log line.
+  const write = opts.log ?? ((line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`));
+  const log = (line: string) => write(escapeControl(line));
   const repo = opts.repo;
   if (!fs.existsSync(repo) || !fs.statSync(repo).isDirectory()) throw new Error(`not a directory: ${repo}`);
   const paths = daemonPaths(repo);
-  const lock = acquirePidFile(paths);
+  let lock: ReturnType<typeof acquirePidFile>;
+  try {
+    lock = acquirePidFile(paths);
+  } catch (err) {
+    throw ownDirFault(paths.dir, err);
+  }
   if (!lock.ok) throw new DaemonRunning(lock.pid, repo);
+  const record = lock.record;
 
   const startedAt = new Date();
   // Everything below is created in order and torn down in the order of
@@ -113,7 +128,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
     // The reader first: the writer, closing last, checkpoints and removes the WAL.
     await step('reader', () => reader?.close());
     await step('writer', () => thread?.close());
-    releasePidFile(paths);
+    releasePidFile(paths, record);
   };
 
   try {
@@ -151,10 +166,22 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
     let building = state.counts.files === 0;
     let retries = 0;
 
-    const fixed = { version: DAEMON_VERSION, pid: process.pid, repo, db: opts.db, startedAt };
+    const fixed = { version: DAEMON_VERSION, pid: process.pid, nonce: record.nonce!, repo, db: opts.db, startedAt };
     const status = () => snapshot(state, fixed, pendingWork());
 
+    /** The index is damaged: refuse queries (503), stop indexing and watching, and say so in status and the log. */
+    const markFailed = (reason: string) => {
+      if (!recordFailure(state, `${reason} (stop the daemon first: \`allot stop\`)`)) return;
+      if (retryTimer) clearTimeout(retryTimer);
+      retryTimer = null;
+      events.publish({ type: 'error', message: state.health.reason! });
+      log(`index failed: ${state.health.reason}`);
+      void stopWatcher('stopped', 'the index is damaged');
+    };
+
     const runJob = async (job: IndexJob) => {
+      // Nothing more is written to a damaged index.
+      if (state.health.state === 'failed') return;
       const started = performance.now();
       if (recycleTimer) clearTimeout(recycleTimer);
       recycleTimer = null;
@@ -166,7 +193,18 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
         events.publish({ type: 'progress', id: job.id, progress: p });
       });
       state.indexing.progress = null;
-      state.counts = storeCounts(db);
+      try {
+        state.counts = storeCounts(db);
+      } catch (err) {
+        const fault = sqliteFault(opts.db, err);
+        if (!fault || !isDamage(fault)) throw err;
+        markFailed(fault.message);
+        return;
+      }
+      if (outcome.status === 'failed' && outcome.fault && isDamage({ code: outcome.fault })) {
+        markFailed(outcome.message);
+        return;
+      }
       const finishedAt = new Date().toISOString();
       if (outcome.status === 'done') {
         const r = outcome.result;
@@ -298,6 +336,8 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       queries,
       events,
       building: () => building,
+      failure: () => (state.health.state === 'failed' ? state.health.reason : null),
+      onDamage: (err) => markFailed((sqliteFault(opts.db, err) ?? (err as Error)).message),
       progressText: () => progressText(state.indexing),
       countQuery: (kind, ok) => {
         countQuery(state, kind, ok);

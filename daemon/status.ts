@@ -15,6 +15,7 @@ export interface DaemonState {
   queries: DaemonStatus['queries'];
   lastError: DaemonStatus['lastError'];
   dense: DenseStatus;
+  health: DaemonStatus['health'];
 }
 
 /** Dense retrieval as the store has it: off, or a model with so many objects embedded. */
@@ -47,7 +48,21 @@ export function initialState(counts: StoreCounts, dense: DenseStatus = denseFrom
     counts,
     queries: { served: 0, search: 0, context: 0, objects: 0, files: 0, arbitrate: 0, inventory: 0, select: 0, errors: 0 },
     lastError: null,
+    health: { state: 'ok', reason: null },
   };
+}
+
+/**
+ * The index is damaged: status says so for good (indexing `failed`, the reason as health and last error) and
+ * queries are refused until it is rebuilt. Returns false when it was already marked.
+ */
+export function recordFailure(state: DaemonState, reason: string, now = new Date()): boolean {
+  if (state.health.state === 'failed') return false;
+  state.health = { state: 'failed', reason };
+  state.indexing.state = 'failed';
+  state.indexing.progress = null;
+  recordError(state, reason, now);
+  return true;
 }
 
 export function countQuery(state: DaemonState, kind: QueryKind, ok: boolean): void {
@@ -67,13 +82,14 @@ export function recordBatch(state: DaemonState, report: BatchReport): void {
 
 export function snapshot(
   state: DaemonState,
-  fixed: { version: string; pid: number; repo: string; db: string; startedAt: Date },
+  fixed: { version: string; pid: number; nonce: string; repo: string; db: string; startedAt: Date },
   pending: PendingWork,
   now = new Date(),
 ): DaemonStatus {
   return {
     version: fixed.version,
     pid: fixed.pid,
+    nonce: fixed.nonce,
     repo: fixed.repo,
     db: fixed.db,
     startedAt: fixed.startedAt.toISOString(),
@@ -84,6 +100,7 @@ export function snapshot(
     watcher: { ...state.watcher },
     queries: { ...state.queries },
     dense: { ...state.dense },
+    health: { ...state.health },
     lastError: state.lastError && { ...state.lastError },
   };
 }

@@ -40,6 +40,10 @@ export const ERROR_STATUS = {
   'payload-too-large': 413,
   internal: 500,
   'index-building': 503,
+  /** The index is damaged (or was replaced by something allot will not read): see `health.reason`. */
+  'index-failed': 503,
+  /** The query watchdog's answer: not done within the deadline (`ALLOT_QUERY_TIMEOUT_MS`). */
+  'query-timeout': 503,
   'shutting-down': 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -106,6 +110,8 @@ export interface DenseStatus {
 export interface DaemonStatus {
   version: string;
   pid: number;
+  /** The random nonce of the daemon's pid file: `allot stop` signals only the process that answers with it. */
+  nonce: string;
   repo: string;
   db: string;
   startedAt: string;
@@ -117,6 +123,8 @@ export interface DaemonStatus {
   watcher: WatcherState;
   queries: { served: number; search: number; context: number; objects: number; files: number; arbitrate: number; inventory: number; select: number; errors: number };
   dense: DenseStatus;
+  /** `failed` once the index is found damaged (a query or a batch met it): queries answer 503 `index-failed` until it is rebuilt. */
+  health: { state: 'ok' | 'failed'; reason: string | null };
   lastError: { message: string; at: string } | null;
 }
 

@@ -100,13 +100,14 @@ describe('host configuration snippets', () => {
 
 describe('index state in tool results', () => {
   const daemonStatus = (over: { catchingUp?: boolean; state?: string; paths?: number }) => ({
-    version: '0', pid: 7, repo: '/r', db: '/r/.allot/index.db', startedAt: '', uptimeSeconds: 3,
+    version: '0', pid: 7, nonce: 'nonce-of-the-daemon', repo: '/r', db: '/r/.allot/index.db', startedAt: '', uptimeSeconds: 3,
     index: { files: 2, filesByLanguage: { python: 2 }, objects: 4, views: 9, references: 1, resolvedReferences: 1 },
     indexing: { state: over.state ?? 'idle', catchingUp: over.catchingUp ?? false, progress: null, batches: 1, lastBatch: null },
     pending: { paths: over.paths ?? 0, full: false },
     watcher: { state: 'watching', events: 0, error: null },
     queries: { served: 5, search: 0, context: 5, objects: 0, files: 0, arbitrate: 0, inventory: 0, select: 0, errors: 0 },
     lastError: null,
+    health: { state: 'ok', reason: null },
     dense: { state: 'off', model: null, embedded: 0, objects: 0, rate: null, reason: 'no vectors' },
   }) as DaemonStatus;
 
