@@ -10,7 +10,7 @@ import { overlapping, within } from './containment.ts';
 import { groupInput, outlines, touchedOf, type GroupInput } from './form.ts';
 import { headInput } from './head.ts';
 import { expandOutline, isOutline, outlineWithin } from './outline.ts';
-import { renderInput, renderWindow, wholeTokens, type Rendered, type RenderInput } from './render.ts';
+import { renderInput, renderWindow, wholeRendered, wholeTokens, type Rendered, type RenderInput } from './render.ts';
 import type { ObjectInfo, ObjectText, Position, Role } from './types.ts';
 
 /** A block of the context while the fill runs: its group, what it renders from, and its rendering. */
@@ -143,13 +143,14 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
     if (!obj) continue;
     const input = renderInput(obj);
     const room = left - sep;
-    const gi = groupInput({ root: selected, nested: [] }, obj, input, wholeTokens(input, room, tok), ctx.fiber);
-    const place = (blockInput: RenderInput, rendered: Rendered): Placed => ({ gi, input: blockInput, rendered, role: selected.role, allowance: room, filled: true });
     // Breadth first: an object longer than a head gets its compact form now (an outline with a head's opening, or
-    // its head), and whole only in the second pass, once every further object had its compact form.
-    const compact = ctx.headLines > 0 && input.lines.length > ctx.headLines && (p.viaStructure || outlines(gi));
+    // its head), and whole only when the blocks deepen, once every further object had its compact form.
+    const longer = ctx.headLines > 0 && input.lines.length > ctx.headLines;
+    const gi = groupInput({ root: selected, nested: [] }, obj, input, longer && p.viaStructure ? Infinity : wholeTokens(input, room, tok), ctx.fiber);
+    const place = (blockInput: RenderInput, rendered: Rendered): Placed => ({ gi, input: blockInput, rendered, role: selected.role, allowance: room, filled: true });
+    const compact = longer && (p.viaStructure || outlines(gi));
     let block: Placed | null = null;
-    if (!compact && gi.d <= room) block = place(input, renderWindow(input, [0, input.lines.length - 1], tok));
+    if (!compact && gi.d <= room) block = place(input, wholeRendered(input, gi.d));
     else if (compact && !p.viaStructure && outlines(gi)) {
       const o = outlineWithin(input, gi.plan(), room, tok, { touched: [], opening: ctx.headLines });
       if (o) block = place(input, o);
@@ -193,9 +194,9 @@ export function deepen(placed: Placed[], left: number, objectCap: number, grow: 
       continue;
     }
     const room = b.rendered.tokens + left;
+    if (b.gi.d === Infinity) b.gi.d = wholeTokens(b.gi.input, room, tok);
     if (b.gi.d > room) continue;
-    const whole = renderWindow(b.gi.input, [0, b.gi.input.lines.length - 1], tok);
-    if (whole.tokens > room) continue;
+    const whole = wholeRendered(b.gi.input, b.gi.d);
     left -= whole.tokens - b.rendered.tokens;
     b.allowance = Math.max(b.allowance, room);
     b.input = b.gi.input;

@@ -99,18 +99,29 @@ export function wholeText(input: RenderInput): string {
 }
 
 /**
- * d_i, exact when it is at most `limit` (or a little more); beyond that an estimate above `limit` from per-line
- * counts, read only until it passes the limit: a module of thousands of lines is never counted whole to learn
- * that it does not fit.
+ * d_i, exact when the object may fit `limit`; when it cannot (more non-blank lines than `limit`, every such line
+ * costing a token; or more than MAX_CHARS_PER_TOKEN characters per token of `limit`), an estimate above `limit`. A module of thousands of lines is never encoded to
+ * learn that it does not fit.
  */
 export function wholeTokens(input: RenderInput, limit: number, tokenizer: Tokenizer): number {
-  const bound = limit * 1.1 + 16;
-  let sum = tokenizer.count(descriptor(input, [0, input.lines.length - 1]));
+  let nonBlank = 0;
+  let chars = 0;
   for (const line of input.lines) {
-    sum += tokenizer.count(`\n${line}`);
-    if (sum > bound) return Math.max(sum, limit + 1);
+    chars += line.length + 1;
+    if (line.trim()) nonBlank++;
   }
+  if (nonBlank > limit) return nonBlank;
+  // Source code runs at 3-4 characters a token; past MAX_CHARS_PER_TOKEN a text is taken not to fit unencoded.
+  if (chars > (limit + 1) * MAX_CHARS_PER_TOKEN) return Math.ceil(chars / MAX_CHARS_PER_TOKEN);
   return tokenizer.count(wholeText(input));
+}
+
+/** Characters per token above which a text is judged too long to fit without encoding it (code averages 3-4). */
+export const MAX_CHARS_PER_TOKEN = 12;
+
+/** The whole rendering of an object whose d_i is already known (exact). */
+export function wholeRendered(input: RenderInput, tokens: number): Rendered {
+  return { text: wholeText(input), tokens, window: [0, input.lines.length - 1], anchor: 0, anchorTerms: [], outcome: 'whole' };
 }
 
 // Window-centre rule: lines are scored by how many distinct query terms they contain; the first best line wins,
