@@ -98,7 +98,15 @@ export function createApi(deps: ApiDeps): Hono {
   });
   app.use(
     '*',
-    bodyLimit({ maxSize: deps.maxBodyBytes, onError: (c) => fail(c, 'payload-too-large', `request body over ${deps.maxBodyBytes} bytes`) }),
+    bodyLimit({
+      maxSize: deps.maxBodyBytes,
+      // The rest of the body is never read, so this connection cannot carry another request: say so, or a
+      // keep-alive client reuses it and gets a hang-up on its next, valid, request.
+      onError: (c) => {
+        c.header('connection', 'close');
+        return fail(c, 'payload-too-large', `request body over ${deps.maxBodyBytes} bytes`);
+      },
+    }),
   );
 
   /** Reads and validates a JSON body; a Response when it is not acceptable. */

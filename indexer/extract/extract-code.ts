@@ -1,18 +1,15 @@
 import type { Node, QueryMatch } from 'web-tree-sitter';
 import type { LoadedLanguage } from '../languages/registry.ts';
-import type { Tokenizer } from '../tokenizer.ts';
 import type { ExtractedObject, ExtractedReference, ExtractedView, ObjectKind, ReferenceKind } from '../types.ts';
 import { moduleObject, SourceLines } from './source.ts';
+import { CONTAINERS, viewText } from './view-text.ts';
 
 /** Kinds a query may name in `@definition.<kind>`. */
 const DEFINITION_KINDS = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'method', 'constant']);
-/** Kinds whose functions are methods, and whose own text excludes their members. */
-const CONTAINERS = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'module']);
 
 /** Parsing stops after this long; the file is then indexed as plain text lines. */
 export const PARSE_TIMEOUT_MS = 5_000;
 const MAX_SIGNATURE = 400;
-const MAX_VIEW_CHARS = 60_000;
 /** Definitions nested deeper than this stay part of their enclosing object: pathological nesting must not cost quadratic view text. */
 export const MAX_OBJECT_DEPTH = 16;
 
@@ -49,7 +46,6 @@ export function extractCode(
   path: string,
   src: SourceLines,
   lang: LoadedLanguage,
-  tokenizer: Tokenizer,
 ): CodeExtraction | null {
   const deadline = performance.now() + PARSE_TIMEOUT_MS;
   lang.parser.reset();
@@ -62,7 +58,7 @@ export function extractCode(
     const objects = buildObjects(path, src, defs);
     const moduleDoc = lang.spec.docStyle === 'leading-string' ? leadingString(root) : null;
     if (moduleDoc) objects[0].docstring = moduleDoc.text;
-    const views = buildViews(objects, defs, src, tokenizer, moduleDoc);
+    const views = buildViews(objects, defs, src, moduleDoc);
     const references = collectReferences(matches, defs);
     return { objects, views, references, parseErrors: root.hasError ? countErrors(root) : 0 };
   } finally {
@@ -281,17 +277,16 @@ function buildViews(
   objects: ExtractedObject[],
   defs: Definition[],
   src: SourceLines,
-  tokenizer: Tokenizer,
   moduleDoc: { startLine: number; endLine: number } | null,
 ): ExtractedView[] {
   const views: ExtractedView[] = [];
-  const add = (object: number, kind: ExtractedView['kind'], startLine: number, endLine: number, text: string) => {
-    const t = clip(text, MAX_VIEW_CHARS);
-    if (t.trim()) views.push({ object, kind, startLine, endLine, text: t, tokens: tokenizer.count(t) });
-  };
-  // Lines covered by each object's children, so containers keep only their own text.
+  // Spans of each object's children, so containers keep only their own text.
   const childLines = objects.map(() => [] as [number, number][]);
   objects.forEach((o) => o.parent !== null && childLines[o.parent].push([o.startLine, o.endLine]));
+  const add = (object: number, kind: ExtractedView['kind'], startLine: number, endLine: number) => {
+    const text = viewText({ kind, startLine, endLine }, src.lines, objects[object], childLines[object]);
+    if (text.trim()) views.push({ object, kind, startLine, endLine, text });
+  };
   const docOf = new Map<number, Definition>();
   for (const d of defs) {
     const i = (d as Definition & { index?: number }).index;
@@ -301,34 +296,14 @@ function buildViews(
     if (o.kind !== 'module') {
       const d = docOf.get(i)!;
       const sigStart = d.node.startPosition.row + 1;
-      add(i, 'signature', sigStart, signatureOf(d.node, src).endLine, o.signature);
+      add(i, 'signature', sigStart, signatureOf(d.node, src).endLine);
     }
-    const body = ownText(src, o.startLine, o.endLine, CONTAINERS.has(o.kind) ? childLines[i] : []);
-    add(i, 'body', o.startLine, o.endLine, body);
+    add(i, 'body', o.startLine, o.endLine);
     const d = docOf.get(i);
-    if (o.docstring && d) add(i, 'docstring', d.docStartLine, d.docEndLine, o.docstring);
-    else if (o.kind === 'module' && o.docstring && moduleDoc) add(i, 'docstring', moduleDoc.startLine, moduleDoc.endLine, o.docstring);
+    if (o.docstring && d) add(i, 'docstring', d.docStartLine, d.docEndLine);
+    else if (o.kind === 'module' && o.docstring && moduleDoc) add(i, 'docstring', moduleDoc.startLine, moduleDoc.endLine);
   });
   return views;
-}
-
-/** The lines of [start, end] not covered by any child span, stopping once the view's size cap is reached. */
-function ownText(src: SourceLines, start: number, end: number, children: [number, number][]): string {
-  const out: string[] = [];
-  let size = 0;
-  const take = (line: number) => {
-    out.push(src.lines[line - 1]);
-    size += src.lines[line - 1].length + 1;
-    return size < MAX_VIEW_CHARS;
-  };
-  const sorted = [...children].sort((a, b) => a[0] - b[0]);
-  let line = start;
-  for (const [s, e] of sorted) {
-    for (; line < s && line <= end; line++) if (!take(line)) return out.join('\n');
-    line = Math.max(line, e + 1);
-  }
-  for (; line <= end; line++) if (!take(line)) break;
-  return out.join('\n');
 }
 
 /**

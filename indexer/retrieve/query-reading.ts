@@ -2,7 +2,6 @@ import { extractCode } from '../extract/extract-code.ts';
 import { sourceLines } from '../extract/source.ts';
 import { identifiers, splitIdentifier } from '../identifiers.ts';
 import { languageOf, loadLanguage, type LoadedLanguage } from '../languages/registry.ts';
-import { getTokenizer } from '../tokenizer.ts';
 import { CODE_LANGUAGES, type CodeLanguage, type ExtractedReference } from '../types.ts';
 import { parseFrames, type Frame } from './frames.ts';
 import { readReceivers, type Receivers } from './receivers.ts';
@@ -85,7 +84,7 @@ export function readQuery(text: string, grammars: Map<CodeLanguage, LoadedLangua
   let calls: ExtractedReference[] = [];
   const src = sourceLines(text);
   if (language) {
-    const code = extractCode(path ?? `query.${language}`, src, grammars.get(language)!, getTokenizer());
+    const code = extractCode(path ?? `query.${language}`, src, grammars.get(language)!);
     if (code) {
       imports = code.references.filter((r) => r.kind === 'import');
       calls = code.references.filter((r) => r.kind !== 'import');

@@ -1,5 +1,7 @@
+import { getTokenizer } from '../tokenizer.ts';
 import type { CodeObject, Language, ObjectKind, Reference, View, ViewKind } from '../types.ts';
 import { prepared, type DB } from './open.ts';
+import { fileViewTexts, type StoredView } from './view-texts.ts';
 
 export interface StoreCounts {
   files: number;
@@ -57,14 +59,20 @@ export function findObjectsByName(db: DB, name: string): CodeObject[] {
     .all(name, name) as ObjectRow[];
 }
 
-/** The views of an object, own views first. */
+/** The views of an object, own views first, with their texts (rebuilt from the file's lines) and token counts. */
 export function objectViews(db: DB, id: string): View[] {
-  return db
-    .prepare(
-      `SELECT v.id, v.object_id AS objectId, f.path, v.kind, v.start_line AS startLine, v.end_line AS endLine, v.text, v.tokens
-       FROM views v JOIN files f ON f.id = v.file_id WHERE v.object_id = ? ORDER BY v.derived, f.path, v.start_line, v.id`,
-    )
-    .all(id) as View[];
+  const rows = prepared(
+    db,
+    `SELECT v.id, v.object_id AS objectId, v.file_id AS fileId, f.path, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine, v.text
+     FROM views v JOIN files f ON f.id = v.file_id WHERE v.object_id = ? ORDER BY v.derived, f.path, v.start_line, v.id`,
+  ).all(id) as (StoredView & { id: number; fileId: number; path: string })[];
+  // Own views all live in the object's file (one text to read); derived views keep theirs.
+  const texts = fileViewTexts(db, rows.find((r) => !r.derived)?.fileId ?? -1);
+  const tokenizer = getTokenizer();
+  return rows.map(({ id: viewId, objectId, path, kind, startLine, endLine, ...r }) => {
+    const text = texts({ objectId, kind, startLine, endLine, ...r });
+    return { id: viewId, objectId, path, kind, startLine, endLine, text, tokens: tokenizer.count(text) };
+  });
 }
 
 /** References from an object (`from`) or resolved to it (`to`). */

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_FILE_BYTES, extractFile } from '../../indexer/extract/extract-file.ts';
-import { getTokenizer } from '../../indexer/tokenizer.ts';
 import type { ExtractedReference, FileExtraction } from '../../indexer/types.ts';
 import { tempDir } from '../helpers/repo.ts';
 
@@ -12,7 +11,7 @@ const scratch = tempDir('allot-extract-js-');
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 async function extract(rel: string, root = FIXTURE): Promise<FileExtraction> {
-  const out = await extractFile(root, rel, getTokenizer(), { maxFileBytes: DEFAULT_MAX_FILE_BYTES });
+  const out = await extractFile(root, rel, { maxFileBytes: DEFAULT_MAX_FILE_BYTES });
   if (out.status !== 'extracted') throw new Error(`${rel}: ${out.status}`);
   return out.file;
 }

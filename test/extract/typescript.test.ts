@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_OBJECT_DEPTH } from '../../indexer/extract/extract-code.ts';
 import { DEFAULT_MAX_FILE_BYTES, extractFile } from '../../indexer/extract/extract-file.ts';
-import { getTokenizer } from '../../indexer/tokenizer.ts';
 import type { ExtractedReference, FileExtraction } from '../../indexer/types.ts';
 import { tempDir } from '../helpers/repo.ts';
 
@@ -13,7 +12,7 @@ const scratch = tempDir('allot-extract-ts-');
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 async function extract(rel: string, root = FIXTURE): Promise<FileExtraction> {
-  const out = await extractFile(root, rel, getTokenizer(), { maxFileBytes: DEFAULT_MAX_FILE_BYTES });
+  const out = await extractFile(root, rel, { maxFileBytes: DEFAULT_MAX_FILE_BYTES });
   if (out.status !== 'extracted') throw new Error(`${rel}: ${out.status}`);
   return out.file;
 }

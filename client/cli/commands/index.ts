@@ -21,6 +21,8 @@ export function formatSummary(s: IndexSummary, repo: string): string {
   lines.push(`  references  ${s.references} (${s.resolvedReferences} resolved)`);
   const skipped = Object.entries(s.skipped).map(([r, n]) => `${r} ${n}`).join(', ');
   lines.push(`  skipped     ${skipped || 'none'}${s.skippedPaths.length ? ' (paths: --json)' : ''}`);
+  const limited = Object.entries(s.limited ?? {}).map(([r, n]) => `${r} ${n}`).join(', ');
+  if (limited) lines.push(`  limited     ${limited} (paths: --json)`);
   if (s.problems.length) {
     lines.push(`  problems    ${s.problems.length}:`);
     for (const p of s.problems.slice(0, 20)) lines.push(`    ${p.path}: ${p.message}`);
