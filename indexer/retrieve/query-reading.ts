@@ -5,6 +5,7 @@ import { languageOf, loadLanguage, type LoadedLanguage } from '../languages/regi
 import type { CodeLanguage, ExtractedReference } from '../types.ts';
 import { parseFrames, type Frame } from './frames.ts';
 import { readProse, type ProseReading } from './prose-reading.ts';
+import { readReceivers, type Receivers } from './receivers.ts';
 
 /** What a query says in code terms: the facts the structural retriever resolves through the index. */
 export interface QueryReading {
@@ -25,6 +26,8 @@ export interface QueryReading {
   frames: Frame[];
   /** The query read as words: token shapes, joined words, whether it is mostly prose (see `readProse`). */
   prose: ProseReading;
+  /** What local receivers stand for (`x = C(...)`, `x: C`, `self` in `class D(B)`): member calls resolve through them. */
+  receivers: Receivers;
 }
 
 /** Import statements of every supported language, multi-line forms included. */
@@ -136,5 +139,6 @@ export function readQuery(text: string, grammars: Map<CodeLanguage, LoadedLangua
     paths: [...new Set(text.match(PATH) ?? [])],
     frames: parseFrames(text),
     prose: readProse(text),
+    receivers: readReceivers(body),
   };
 }

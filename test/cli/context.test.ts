@@ -29,11 +29,13 @@ describe('object allocation over the real index (worked examples)', () => {
     const views = bm25Retriever(db).retrieve(q, 50).filter((c) => c.objectName === 'apply_discount');
     // signature, body, docstring, call site and imports of apply_discount all match
     expect(new Set(views.map((v) => v.viewKind)).size).toBeGreaterThanOrEqual(3);
+    // An object shown inside another's block (containment) counts as shown there.
+    const shownObjects = (c: ReturnType<typeof context>) => c.blocks.flatMap((b) => [b.object, ...(b.contains ?? []).map((n) => n.object)]);
     const withQuotient = context(q, { slots: '4+0' });
-    const objects = withQuotient.blocks.map((b) => b.object);
+    const objects = shownObjects(withQuotient);
     expect(objects.filter((o) => o === 'apply_discount')).toHaveLength(1);
     const fragments = context(q, { slots: '4+0', noQuotient: true });
-    const fragmentObjects = fragments.blocks.map((b) => b.object);
+    const fragmentObjects = shownObjects(fragments);
     expect(fragmentObjects.filter((o) => o === 'apply_discount').length).toBeGreaterThan(1);
     // an object the fragments crowded out now has a slot
     expect(objects.some((o) => !fragmentObjects.includes(o))).toBe(true);
@@ -48,7 +50,9 @@ describe('object allocation over the real index (worked examples)', () => {
       expect(a.totalTokens).toBe(tok.count(a.text));
       for (const b of a.blocks.filter((b) => b.path === 'shop/cart.py' && b.shownStartLine > 0)) {
         const shown = b.text.split('\n').slice(1);
-        expect(shown).toEqual(cart.slice(b.shownStartLine - 1, b.shownEndLine));
+        // An outline shows the lines of its `shown` ranges, verbatim, with `⋮` lines for the hidden runs.
+        if (b.outline) expect(shown.filter((l) => l.trim() !== '⋮')).toEqual(b.shown!.flatMap(([s, e]) => cart.slice(s - 1, e)));
+        else expect(shown).toEqual(cart.slice(b.shownStartLine - 1, b.shownEndLine));
       }
     }
   });
@@ -74,7 +78,11 @@ describe('allot context (real process)', () => {
     const json = JSON.parse(allot(['context', 'apply discount to the cart total', '--budget', '600', '--json', '--repo', repo]).stdout);
     expect(Object.keys(json)).toEqual(['query', 'budget', 'tokenizer', 'totalTokens', 'text', 'blocks', 'trace']);
     expect(json.totalTokens).toBeLessThanOrEqual(600);
-    expect(Object.keys(json.blocks[0])).toEqual(['path', 'object', 'kind', 'role', 'score', 'startLine', 'endLine', 'shownStartLine', 'shownEndLine', 'tokens', 'text']);
+    // Every block has the fields of the contract, in order; outlines and containers add theirs after them.
+    for (const b of json.blocks) {
+      expect(Object.keys(b).slice(0, 11)).toEqual(['path', 'object', 'kind', 'role', 'score', 'startLine', 'endLine', 'shownStartLine', 'shownEndLine', 'tokens', 'text']);
+      for (const k of Object.keys(b).slice(11)) expect(['outline', 'shown', 'contains']).toContain(k);
+    }
     expect(json.text).toBe(plain.stdout.replace(/\n$/, ''));
     const explained = allot(['context', 'apply discount to the cart total', '--explain', '--repo', repo]);
     expect(explained.stdout).toMatch(/token authority: B=4096/);

@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import { describeAddress } from '../../../daemon/config.ts';
 import type { DaemonStatus } from '../../../daemon/types.ts';
-import { findDaemon } from '../../lib/daemon-process.ts';
 import { plainTextLine } from '../plain-text.ts';
 import { resolveRepo } from '../repo.ts';
 
@@ -52,6 +50,7 @@ export function registerStatus(program: Command): void {
     .action(async (repoArg: string | undefined, flags: { json?: boolean }, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string };
       const repo = resolveRepo(repoArg ?? global.repo);
+      const [{ describeAddress }, { findDaemon }] = await Promise.all([import('../../../daemon/config.ts'), import('../../lib/daemon-process.ts')]);
       const found = await findDaemon(repo);
       if (found.state === 'running') {
         process.stdout.write((flags.json ? JSON.stringify(found.status, null, 2) : formatStatus(found.status, describeAddress(found.info))) + '\n');
