@@ -63,11 +63,15 @@ export function withoutShown(base: Retriever, shown: ShownDigests, source: Objec
 }
 
 /**
- * The objects an allocation sent whole, with the digest of their text now. A clipped object is not
- * "sent": a later call may need the lines its window left out.
+ * The objects an allocation sent whole, with the digest of their text now: those rendered whole, and those nested
+ * whole in another's rendering (containment). A clipped object is not "sent": a later call may need the lines its
+ * window left out.
  */
 export function shownObjects(allocation: Allocation, source: ObjectSource): Map<string, string> {
   const ids = allocation.trace.render.filter((r) => r.outcome === 'whole').map((r) => r.objectId);
+  for (const b of allocation.blocks) {
+    for (const n of b.contains ?? []) if (n.how === 'inside whole parent' || n.how === 'expanded in parent outline') ids.push(n.objectId);
+  }
   const out = new Map<string, string>();
   for (const [id, o] of source.objects(ids)) out.set(id, contentHash(o.text));
   return out;
