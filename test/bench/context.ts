@@ -58,7 +58,7 @@ async function main() {
     const names = (flag('retrievers') ?? 'bm25').split(',') as RetrieverName[];
     for (const name of names) if (!RETRIEVER_NAMES.includes(name)) throw new Error(`unknown retriever ${name}`);
     const source = storeObjectSource(db);
-    const rows: { name: string; kind: string; times: number[]; tokens: number }[] = [];
+    const rows: { name: string; kind: string; times: number[]; tokens: number; cpuMs: number }[] = [];
     for (const name of names) {
       const retriever = await retrieverFor(db, name);
       for (const [kind, qs] of [['identifiers and docstrings', queries], ['code (cross-file task queries)', codeQueries]] as const) {
@@ -66,13 +66,16 @@ async function main() {
         for (const q of qs) buildContext(q, retriever, source, { budget }); // warm-up
         const times: number[] = [];
         let tokens = 0;
+        // CPU time (user + system) per query as well: on a shared machine wall time says more about the load.
+        const cpu0 = process.cpuUsage();
         for (const q of qs) {
           const t = performance.now();
           const a = buildContext(q, retriever, source, { budget });
           times.push(performance.now() - t);
           tokens += a.totalTokens;
         }
-        rows.push({ name, kind, times, tokens: tokens / qs.length });
+        const cpu = process.cpuUsage(cpu0);
+        rows.push({ name, kind, times, tokens: tokens / qs.length, cpuMs: (cpu.user + cpu.system) / 1000 / qs.length });
       }
     }
     db.close();
@@ -87,7 +90,7 @@ async function main() {
     console.log(`allot context benchmark — ${os.cpus().length} cores (${os.cpus()[0]?.model}), node ${process.version}`);
     console.log(`${root}: ${s.files} files, ${s.objects} objects; ${queries.length} queries (identifiers and docstrings), B=${budget}`);
     for (const r of rows) {
-      console.log(`  in-process (warm), ${r.name}, ${r.kind}: p50 ${f(percentile(r.times, 50))}  p99 ${f(percentile(r.times, 99))}  max ${f(Math.max(...r.times))}  mean tokens ${r.tokens.toFixed(0)}`);
+      console.log(`  in-process (warm), ${r.name}, ${r.kind}: p50 ${f(percentile(r.times, 50))}  p95 ${f(percentile(r.times, 95))}  p99 ${f(percentile(r.times, 99))}  max ${f(Math.max(...r.times))}  CPU ${f(r.cpuMs)}/query  mean tokens ${r.tokens.toFixed(0)}`);
     }
     console.log(`  CLI process        p50 ${f(percentile(cli, 50))}  p99 ${f(percentile(cli, 99))}  (${cli.length} runs, start-up included)`);
   } finally {
