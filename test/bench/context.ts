@@ -1,7 +1,7 @@
 // Benchmark of `allot context` latency on an indexed tree (not a test).
 //
 //   npm run bench:context -- DIR [--queries 200] [--budget 4096] [--cli 20]
-//                            [--retrievers bm25,structural,hybrid] [--code-tasks TASKS.jsonl]
+//                            [--retrievers bm25,structural,hybrid] [--code-tasks TASKS.jsonl] [--db FILE]
 //
 // Queries are drawn deterministically from the tree's own identifiers and
 // docstrings (every k-th object). Warm in-process latency: one store, repeated
@@ -46,7 +46,7 @@ async function main() {
   const budget = arg('budget', 4096);
   const cliRuns = arg('cli', 20);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'allot-bench-ctx-'));
-  const dbFile = path.join(tmp, 'index.db');
+  const dbFile = flag('db') ? path.resolve(flag('db')!) : path.join(tmp, 'index.db');
   try {
     const s = await indexRepository({ repo: root, db: dbFile });
     const db = openStore(dbFile, { readonly: true });
