@@ -5,6 +5,7 @@ import { openStore, type DB } from './store/open.ts';
 import { storeCounts } from './store/read.ts';
 import { resolveStore } from './store/resolution.ts';
 import { bumpGeneration, fileWriter, getState, setState } from './store/write.ts';
+import { markFullBuild } from './store/full-build.ts';
 import { getTokenizer, type TokenizerName } from './tokenizer.ts';
 import type { IndexSummary, SkipReason } from './types.ts';
 
@@ -152,6 +153,8 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       resolvedReferences = resolveStore(db, getTokenizer(tokenizer)).resolved;
     }
     phases.resolve = (performance.now() - mark) / 1000;
+    // A whole-repository run that got here has indexed every file: from now on the index is complete.
+    if (!scope) markFullBuild(db);
     const counts = storeCounts(db);
     progress({ phase: 'done', done: todo.length, total: todo.length });
     return {
