@@ -11,18 +11,8 @@ export const CODE_LANGUAGES = ['python', 'typescript', 'tsx', 'javascript', 'jav
 export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
 
 /** What a canonical code object is. `module` is a source file as an object; `file` a non-code text file. */
-export type ObjectKind =
-  | 'module'
-  | 'file'
-  | 'class'
-  | 'interface'
-  | 'struct'
-  | 'enum'
-  | 'trait'
-  | 'type'
-  | 'function'
-  | 'method'
-  | 'constant';
+export const OBJECT_KINDS = ['module', 'file', 'class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'method', 'constant'] as const;
+export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
 /**
  * One rendering of an object. `signature`, `body` and `docstring` come from the
