@@ -6,7 +6,7 @@
  * identical on both paths.
  */
 import type { AllocateOptions } from '../../allocator/options.ts';
-import type { Allocation } from '../../allocator/types.ts';
+import type { ContextAnswer } from '../../daemon/types.ts';
 import type { SearchHit } from '../../indexer/retrieve/search.ts';
 import { createQueryEngine, type QueryEngine } from '../../daemon/queries.ts';
 import type { RetrievalOptions } from '../../indexer/retrieve/select.ts';
@@ -18,7 +18,7 @@ import { createClient, DaemonError, DaemonUnreachable, findDaemon, startDaemonPr
 export interface QueryRoute {
   via: 'daemon' | 'in-process';
   search(query: string, k: number, retrieval?: RetrievalOptions): Promise<SearchHit[]>;
-  context(query: string, options: AllocateOptions, retrieval?: RetrievalOptions): Promise<Allocation>;
+  context(query: string, options: AllocateOptions, retrieval?: RetrievalOptions): Promise<ContextAnswer>;
   /** Why dense retrieval is not part of the answers (no vectors, a model that failed), or null when it is. */
   denseOff(): Promise<string | null>;
   close(): void;

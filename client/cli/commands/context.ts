@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { explain } from '../../../allocator/explain.ts';
+import { nothingFit } from '../../../allocator/shortfall.ts';
 import { packChunks } from '../../../allocator/baseline.ts';
 import { parseAllocateOptions } from '../../../allocator/options.ts';
 import { chunkCandidates } from '../../../indexer/retrieve/chunks.ts';
@@ -74,9 +75,13 @@ export function registerContext(program: Command): void {
         else {
           await noteDenseOff(route, retrieval);
           if (flags.explain) process.stdout.write(explain(allocation) + '\n\n');
-          if (!allocation.blocks.length) process.stderr.write(`no context for ${JSON.stringify(query)}: nothing in the index matches\n`);
-          else process.stdout.write(allocation.text + '\n');
+          if (!allocation.blocks.length && !nothingFit(allocation)) process.stderr.write(`no context for ${JSON.stringify(query)}: nothing in the index matches\n`);
+          else if (allocation.blocks.length) process.stdout.write(allocation.text + '\n');
         }
+        // A budget too small for anything is a usage error; objects left out are worth a line on stderr.
+        const [warning] = allocation.warnings ?? [];
+        if (nothingFit(allocation)) throw new UsageError(warning ?? `nothing fit the budget of ${allocation.budget} tokens`);
+        if (warning && !flags.json) process.stderr.write(`allot: ${warning}\n`);
       } finally {
         route.close();
       }
