@@ -32,7 +32,35 @@ import type { QueryEmbedder } from '../indexer/retrieve/dense.ts';
 import { storeObjectSource } from '../indexer/store/object-source.ts';
 import type { DB } from '../indexer/store/open.ts';
 import { fiberObjects, fileText, getObjects, indexedFileInfo, objectReferences, objectViews } from './store-reads.ts';
-import type { FileResponse, ObjectResponse } from './types.ts';
+import type { BuildProgress, ContextAnswer, FileResponse, ObjectResponse, OutlineAnswer, ReadFileAnswer, ReferencesAnswer } from './types.ts';
+import { budgetShortfall } from '../allocator/shortfall.ts';
+import { getTokenizer } from '../indexer/tokenizer.ts';
+import { findSymbols, type SymbolAnswer, type SymbolQuery } from '../indexer/retrieve/symbols.ts';
+import { referencesTo, type ReferenceFilter } from '../indexer/store/references.ts';
+import { fileOutline } from '../indexer/store/outline.ts';
+import { linesWithin } from '../indexer/store/file-lines.ts';
+import { fullBuildDone } from '../indexer/store/full-build.ts';
+import { MAX_REFERENCE_TARGETS } from './symbol-requests.ts';
+import { continueItems, continueQuery, noteItem, type ContinueItem, type ContinueRequest } from './continue.ts';
+import { parseAllocateOptions } from '../allocator/options.ts';
+import { z } from 'zod';
+import { ContinueRequestSchema } from './continue.ts';
+
+/** A request the engine refuses; `code` is how the API answers it. */
+export class QueryError extends Error {
+  override name = 'QueryError';
+  constructor(readonly code: 'invalid-request' | 'not-found' | 'forbidden-path', message: string) {
+    super(message);
+  }
+}
+
+/** Whether the index is complete (a whole-repository run has finished on it), and how far it is when not. */
+export type Completeness = { complete: true } | { complete: false; progress: BuildProgress };
+
+export interface EngineOptions {
+  /** How far the running first build is (the daemon's, or an in-process one's); null when nothing is running. */
+  buildProgress?: () => BuildProgress | null;
+}
 
 export interface QueryEngine {
   search(query: string, k: number, retrieval?: RetrievalOptions): Promise<SearchHit[]>;
@@ -40,7 +68,7 @@ export interface QueryEngine {
    * Object allocation. With a `session` id, objects the session was already sent whole and unchanged get no
    * budget: they are listed in `alreadyShown` instead.
    */
-  context(query: string, options: AllocateOptions, retrieval?: RetrievalOptions, session?: string): Promise<Allocation>;
+  context(query: string, options: AllocateOptions, retrieval?: RetrievalOptions, session?: string): Promise<ContextAnswer>;
   /** The path inventory for an issue (`allot inventory`). */
   inventory(issue: string, tokenizer?: TokenizerName): Inventory;
   /** Exact whole files for an issue (`allot files`); with a `session`, files it already has unchanged are named, not shown. */
@@ -54,10 +82,54 @@ export interface QueryEngine {
   file(relPath: string): FileResponse | 'forbidden' | null;
   /** Whether the index holds any file yet. */
   hasFiles(): boolean;
+  /** Whether a whole-repository run has finished on the index; until then answers cover part of the repository. */
+  completeness(): Completeness;
+  /** `find_symbol`: objects by name or qualified name (exact, then prefix, then identifier parts). */
+  findSymbol(q: SymbolQuery): SymbolAnswer;
+  /** `find_references`: the resolved uses of an object (by id, or by name and optionally its file). */
+  findReferences(q: { id?: string; name?: string; path?: string; kinds?: ReferenceFilter[]; limit: number }): ReferencesAnswer;
+  /** `file_outline`: a file's objects as a tree. */
+  outline(path: string): OutlineAnswer;
+  /** `read_file`: lines of an indexed file, verbatim, within a token budget. */
+  readFile(q: { path: string; startLine?: number; endLine?: number; budget: number; tokenizer: TokenizerName }): ReadFileAnswer;
+  /** `POST /v1/continue`: an allocation as Continue's context items, after notes on an incomplete index or a small budget. */
+  continueItems(req: z.output<typeof ContinueRequestSchema>): Promise<ContinueItem[]>;
 }
 
-export function createQueryEngine(db: DB, repo: string): QueryEngine {
+export function createQueryEngine(db: DB, repo: string, engineOptions: EngineOptions = {}): QueryEngine {
   const anyFile = db.prepare('SELECT EXISTS (SELECT 1 FROM files) AS n').pluck();
+  // Once complete, always complete: the flag is never cleared.
+  let complete = false;
+  const completeness = (): Completeness => {
+    complete ||= fullBuildDone(db);
+    if (complete) return { complete: true };
+    return { complete: false, progress: engineOptions.buildProgress?.() ?? { phase: 'starting', done: 0, total: 0 } };
+  };
+  /** The file a query comes from must be one of the repository's: indexed, or a regular file inside it. */
+  const checkPath = (rel: string | undefined) => {
+    if (rel === undefined || indexedFileInfo(db, rel)) return;
+    let file = false;
+    try {
+      file = fs.lstatSync(path.join(repo, rel)).isFile() && !escapesRepo(repo, rel);
+    } catch {
+      /* absent */
+    }
+    if (!file) throw new QueryError('invalid-request', `path: ${rel} is not a file of the repository ${repo} (give a repository-relative path of an existing file)`);
+  };
+  /** An indexed file's row, or the reason it cannot be read. */
+  const indexed = (rel: string) => {
+    const info = indexedFileInfo(db, rel);
+    if (!info) {
+      const onDisk = fs.existsSync(path.join(repo, rel));
+      throw new QueryError('not-found', `${rel} is not an indexed file of ${repo}${onDisk ? ' (it exists, but is not indexed: ignored, binary, too large, or not indexed yet)' : ' (no such file)'}`);
+    }
+    if (escapesRepo(repo, rel)) throw new QueryError('forbidden-path', `${rel} leads outside the repository`);
+    return info;
+  };
+  const withWarnings = (allocation: Allocation, source: ReturnType<typeof storeObjectSource>): ContextAnswer => {
+    const warnings = budgetShortfall(allocation, source, getTokenizer(allocation.tokenizer));
+    return warnings.length ? { ...allocation, warnings } : allocation;
+  };
   const sessions = createSessions();
   // The file source builds term statistics on first use: keep one per index generation.
   let files: { key: string; source: ReturnType<typeof storeFileSource> } | null = null;
@@ -67,11 +139,12 @@ export function createQueryEngine(db: DB, repo: string): QueryEngine {
     return files.source;
   };
   // Repeated queries on an unchanged index are answered from memory (sessions never are: they change what is sent).
-  const answers = createResultCache<SearchHit[] | Allocation>(256);
+  const answers = createResultCache<SearchHit[] | ContextAnswer>(256);
   // What an answer depends on: the index, its vectors, and the structure the structural retriever has caught up to.
   const indexState = () => `${getGeneration(db)}:${structureGeneration(db)}:${vectorsStamp(db) ?? ''}`;
   return {
     async search(query, k, r = {}) {
+      checkPath(r.path);
       const state = indexState();
       const key = JSON.stringify(['search', query, k, r.retriever ?? null, r.path ?? null, r.rrfK ?? null]);
       const hit = answers.get(state, key);
@@ -84,23 +157,24 @@ export function createQueryEngine(db: DB, repo: string): QueryEngine {
     },
     // A fresh object source per query: it memoises file lines, which a later batch may change.
     async context(query, options, r = {}, session) {
+      checkPath(r.path);
       const state = indexState();
       const key = JSON.stringify(['context', query, options, r.retriever ?? null, r.path ?? null, r.rrfK ?? null]);
       if (session === undefined) {
         const hit = answers.get(state, key);
-        if (hit) return hit as Allocation;
+        if (hit) return hit as ContextAnswer;
       }
       const source = storeObjectSource(db);
       const retriever = await retrieverFor(db, r.retriever, { path: r.path, rrfK: r.rrfK });
       await retriever.prepare?.(query);
       if (session === undefined) {
-        const allocation = buildContext(query, retriever, source, options);
+        const allocation = withWarnings(buildContext(query, retriever, source, options), source);
         answers.set(state, key, allocation);
         return allocation;
       }
       const memory = sessions.get(session);
       const filtered = withoutShown(retriever, memory.objects, source, options.slots.core + options.slots.companion);
-      const allocation = buildContext(query, filtered.retriever, source, options);
+      const allocation = withWarnings(buildContext(query, filtered.retriever, source, options), source);
       for (const [id, digest] of shownObjects(allocation, source)) memory.objects.set(id, digest);
       return { ...allocation, alreadyShown: filtered.alreadyShown() };
     },
@@ -140,7 +214,72 @@ export function createQueryEngine(db: DB, repo: string): QueryEngine {
       return { path: rel, language: info.language, lineCount: info.lineCount, size: info.size, text };
     },
     hasFiles: () => anyFile.get() === 1,
+    completeness,
+    findSymbol: (q) => findSymbols(db, q),
+    findReferences(q) {
+      let targets;
+      if (q.id) {
+        const o = getObjects(db, [q.id]).get(q.id);
+        if (!o) throw new QueryError('not-found', `no object ${q.id} in the index (it may have changed: look it up again with find_symbol)`);
+        targets = [{ id: o.id, name: o.name, qualifiedName: o.qualifiedName, kind: o.kind, path: o.path, startLine: o.startLine, endLine: o.endLine, signature: o.signature, match: 'exact' as const }];
+      } else {
+        if (q.path) indexed(q.path);
+        const found = findSymbols(db, { name: q.name!, path: q.path, limit: MAX_REFERENCE_TARGETS });
+        targets = found.matches.filter((m) => m.match === 'exact');
+        if (!targets.length) {
+          const near = found.matches.slice(0, 5).map((m) => m.qualifiedName);
+          throw new QueryError('not-found', `no object named ${q.name}${q.path ? ` in ${q.path}` : ''}${near.length ? ` (similar: ${near.join(', ')})` : ''}`);
+        }
+      }
+      return { targets, ...referencesTo(db, targets.map((t) => t.id), { kinds: q.kinds, limit: q.limit }) };
+    },
+    outline(rel) {
+      const info = indexed(rel);
+      const o = fileOutline(db, rel);
+      return { path: rel, language: info.language, lineCount: info.lineCount, count: o?.count ?? 0, objects: o?.objects ?? [] };
+    },
+    readFile(q) {
+      const info = indexed(q.path);
+      const text = fileText(db, q.path);
+      if (text === null) throw new QueryError('not-found', `${q.path} is not an indexed file of ${repo}`);
+      try {
+        const lines = linesWithin(text, q.startLine ?? 1, q.endLine ?? Number.MAX_SAFE_INTEGER, q.budget, getTokenizer(q.tokenizer));
+        return { path: q.path, language: info.language, budget: q.budget, tokenizer: q.tokenizer, ...lines };
+      } catch (err) {
+        if (err instanceof RangeError) throw new QueryError('invalid-request', `${err.message}: ${q.path}`);
+        throw err;
+      }
+    },
+    async continueItems(req) {
+      const query = continueQuery(req);
+      if (!query) return [noteItem('no query', 'type a question or some code after the @ mention: allot retrieves context for it')];
+      const { retriever, path: from, rrfK, session, ...options } = req.options ?? {};
+      const notes: ContinueItem[] = [];
+      const state = completeness();
+      if (!state.complete) {
+        const p = state.progress;
+        notes.push(noteItem('index incomplete', `the index of ${repo} is still being built (${p.total ? `${p.done} of ${p.total} files` : p.phase}): these results cover only the files indexed so far, so a missing match does not mean the code does not exist`));
+      }
+      if (req.workspacePath && !sameTree(req.workspacePath, repo)) {
+        notes.push(noteItem('other repository', `this allot daemon serves ${repo}, not the workspace ${req.workspacePath}: run \`allot start\` in that workspace and point the provider at its port`));
+      }
+      const allocation = await this.context(query, parseAllocateOptions(options), { retriever, path: from, rrfK }, session);
+      for (const w of allocation.warnings ?? []) notes.push(noteItem('budget', w));
+      if (!allocation.blocks.length && !(allocation.warnings ?? []).length) notes.push(noteItem('no match', `no indexed code matches ${JSON.stringify(query.slice(0, 200))}`));
+      return continueItems(allocation, notes);
+    },
   };
+}
+
+/** Whether a workspace folder and the repository are the same tree (one inside the other). */
+function sameTree(workspace: string, repo: string): boolean {
+  let w: string;
+  try {
+    w = fs.realpathSync(workspace);
+  } catch {
+    w = path.resolve(workspace);
+  }
+  return w === repo || w.startsWith(repo + path.sep) || repo.startsWith(w + path.sep);
 }
 
 /**

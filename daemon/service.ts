@@ -27,9 +27,14 @@ import { createQueryEngine } from './queries.ts';
 import { createIndexQueue, type IndexJob, type IndexQueue } from './queue.ts';
 import { listen, type Listening } from './server.ts';
 import { idleCollector } from './idle-gc.ts';
-import { countQuery, denseFromStore, initialState, progressText, recordBatch, recordEmbedding, recordEmbeddingFailure, recordError, snapshot } from './status.ts';
+import {
+  countQuery, denseFromStore, initialState, recordBatch, recordBuildProgress, recordComplete, recordEmbedding, recordEmbeddingFailure,
+  recordError, snapshot,
+} from './status.ts';
+import { idleExit, type IdleExit } from './idle-exit.ts';
+import { fullBuildDone } from '../indexer/store/full-build.ts';
 import { activeDenseModel, countEmbedded } from '../indexer/store/embeddings.ts';
-import type { DaemonStatus } from './types.ts';
+import type { BuildProgress, DaemonStatus } from './types.ts';
 import { watchRepository, type RepoWatcher } from './watcher.ts';
 
 export interface ServeOptions {
@@ -44,6 +49,9 @@ export interface ServeOptions {
   quietMs?: number;
   maxWaitMs?: number;
   log?: (line: string) => void;
+  /** Stop once no request has arrived for this long (`--idle-exit MINUTES`); `onIdleExit` is then called. */
+  idleExitMs?: number;
+  onIdleExit?: () => void;
 }
 
 export interface RunningDaemon {
@@ -90,6 +98,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
   let retryTimer: NodeJS.Timeout | null = null;
   let recycleTimer: NodeJS.Timeout | null = null;
   let stopping = false;
+  let stopIdle = () => {};
   const events = createEventBus();
   const step = async (what: string, fn: () => unknown) => {
     try {
@@ -100,6 +109,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
   };
   const shutdown = async () => {
     stopping = true;
+    stopIdle();
     if (retryTimer) clearTimeout(retryTimer);
     if (recycleTimer) clearTimeout(recycleTimer);
     batcher?.close();
@@ -124,12 +134,15 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
     reader = openStore(opts.db, { readonly: true });
     const db = reader;
     const writer = thread;
-    const queries = createQueryEngine(db, repo);
+    // The engine reports a first build's progress from the state below (assigned before any query can arrive).
+    let buildProgress: () => BuildProgress | null = () => null;
+    const queries = createQueryEngine(db, repo, { buildProgress: () => buildProgress() });
     const denseNow = () => {
       const model = activeDenseModel(db);
       return denseFromStore(model, model ? countEmbedded(db, model) : null);
     };
-    const state = initialState(storeCounts(db), denseNow());
+    // Complete only once a whole-repository run has finished on this index, whatever it holds.
+    const state = initialState(storeCounts(db), denseNow(), fullBuildDone(db));
     let embedStarted: { at: number; done: number } | null = null;
     onEmbedding = (m) => {
       if (m.type === 'embedding-failed') {
@@ -147,8 +160,9 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       const seconds = (performance.now() - embedStarted.at) / 1000;
       recordEmbedding(state, m, seconds > 0 ? (m.done - embedStarted.done) / seconds : null);
     };
-    // A brand-new index answers 'index-building' until its first run is done; an existing one answers (slightly stale) while it catches up.
-    let building = state.counts.files === 0;
+    // An index no whole-repository run has finished on answers 'index-building' (or, to a client that asks for
+    // what is indexed so far, `complete: false`) until one does; a complete one answers (slightly stale) while it catches up.
+    buildProgress = () => state.indexing.build;
     let retries = 0;
 
     const fixed = { version: DAEMON_VERSION, pid: process.pid, repo, db: opts.db, startedAt };
@@ -163,6 +177,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       events.publish({ type: 'batch', id: job.id, full: job.full, paths: job.paths.length + job.dirs.length });
       const outcome: JobOutcome = await writer.run(job, (p: IndexProgress) => {
         state.indexing.progress = p;
+        if (job.full) recordBuildProgress(state, p);
         events.publish({ type: 'progress', id: job.id, progress: p });
       });
       state.indexing.progress = null;
@@ -173,10 +188,8 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
         const report = { id: job.id, full: job.full, paths: r.paths.length, parsed: r.parsed, removed: r.removed, seconds: r.seconds, finishedAt, error: null };
         recordBatch(state, report);
         retries = 0;
-        if (job.full) {
-          state.indexing.catchingUp = false;
-          building = false;
-        }
+        if (job.full) state.indexing.catchingUp = false;
+        if (!state.indexing.complete && fullBuildDone(db)) recordComplete(state);
         state.indexing.state = 'idle';
         events.publish({ type: 'indexed', report, ...capPaths(r.paths) });
         if (r.parsed || r.removed || job.full) {
@@ -291,18 +304,18 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
     }
     const token = newToken();
     const idleGc = idleCollector();
+    let idle: IdleExit | null = null;
     const api = createApi({
       token,
       maxBodyBytes: MAX_BODY_BYTES,
       status,
       queries,
       events,
-      building: () => building,
-      progressText: () => progressText(state.indexing),
       countQuery: (kind, ok) => {
         countQuery(state, kind, ok);
         idleGc.touch();
       },
+      onRequest: () => idle?.touch(),
     });
     server = await listen(api, { port: opts.port, socket: opts.socket });
     const info: DaemonInfo = {
@@ -314,6 +327,15 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
 
     startWatcher();
     fences.submit({ full: true });
+    if (opts.idleExitMs) {
+      const minutes = opts.idleExitMs / 60_000;
+      idle = idleExit(opts.idleExitMs, () => events.subscribers() > 0, () => {
+        log(`no request for ${minutes} minute(s) (--idle-exit): stopping`);
+        opts.onIdleExit?.();
+      });
+      stopIdle = () => idle?.stop();
+      state.idleExit = { minutes, deadline: () => idle!.deadline() };
+    }
 
     let stopped: Promise<void> | null = null;
     return {

@@ -45,6 +45,8 @@ export interface StartOptions {
   port?: number;
   /** How long to wait for the daemon to answer. */
   timeoutMs?: number;
+  /** The daemon stops after this many minutes without a request (`allot serve --idle-exit`). */
+  idleExitMinutes?: number;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -102,6 +104,7 @@ export async function startDaemonProcess(repo: string, opts: StartOptions = {}):
     const args = [BIN, ...(opts.db ? ['--db', opts.db] : []), 'serve', repo];
     if (opts.socket) args.push('--socket', opts.socket);
     if (opts.port) args.push('--port', String(opts.port));
+    if (opts.idleExitMinutes) args.push('--idle-exit', String(opts.idleExitMinutes));
     try {
       const child = spawn(process.execPath, args, { cwd: repo, detached: true, stdio: ['ignore', fd, fd], env: daemonEnv(opts.env ?? process.env) });
       child.on('exit', (code) => (exited = { code }));

@@ -22,6 +22,19 @@ export function writeTree(root: string, files: Record<string, string | Buffer>):
   }
 }
 
+/**
+ * n Python modules of `defs` functions each (`work_<module>_<def>`), each module importing the next: enough
+ * parsing that a first index lasts a while.
+ */
+export function moduleTree(n: number, defs = 25): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < n; i++) {
+    const body = Array.from({ length: defs }, (_, j) => `def work_${i}_${j}(x):\n    """Step ${j} of module ${i}."""\n    return work_${(i + 1) % n}_${j}(x + ${j})\n`).join('\n\n');
+    files[`pkg/d${i % 20}/mod${i}.py`] = `from pkg.d${(i + 1) % 20}.mod${(i + 1) % n} import *\n\n\n${body}`;
+  }
+  return files;
+}
+
 /** Copies a fixture repository into a temporary folder and returns its path. */
 export function copyFixture(name: string): string {
   const dir = tempDir(`allot-${name}-`);
