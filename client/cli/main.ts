@@ -3,6 +3,7 @@ import { IndexInterrupted } from '../../indexer/index-repository.ts';
 import { StoreError } from '../../indexer/store/open.ts';
 import { ModelError } from '../../indexer/embed/types.ts';
 import { RetrievalError } from '../../indexer/retrieve/select.ts';
+import { QueryError } from '../../daemon/queries.ts';
 import { registerArbitrate } from './commands/arbitrate.ts';
 import { registerContext } from './commands/context.ts';
 import { registerEval } from './commands/eval.ts';
@@ -51,7 +52,7 @@ async function main(argv: string[]): Promise<void> {
       process.stderr.write(`allot: ${err.message}\n`);
       process.exit(130);
     }
-    if (err instanceof UsageError || err instanceof StoreError || err instanceof ModelError || err instanceof RetrievalError || err instanceof DaemonError || err instanceof DaemonUnreachable || err instanceof NoDaemon || err instanceof DaemonProcessError) {
+    if (err instanceof UsageError || err instanceof StoreError || err instanceof ModelError || err instanceof RetrievalError || err instanceof QueryError || err instanceof DaemonError || err instanceof DaemonUnreachable || err instanceof NoDaemon || err instanceof DaemonProcessError) {
       process.stderr.write(`allot: ${err.message}\n`);
       process.exit(2);
     }

@@ -53,9 +53,9 @@ export function registerContext(program: Command): void {
       } catch (err) {
         throw new UsageError((err as Error).message);
       }
-      const retrieval = parseRetrievalFlags(flags);
       if (flags.baseline !== undefined && flags.baseline !== 'chunk-bm25') throw new UsageError(`unknown baseline "${flags.baseline}" (known: chunk-bm25)`);
       const repo = resolveRepo(global.repo);
+      const retrieval = parseRetrievalFlags(flags, repo);
       const dbFile = resolveDb(repo, global.db);
       if (flags.baseline) {
         // The baseline is an experiment, not a service: always in-process.

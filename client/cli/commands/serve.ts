@@ -5,6 +5,16 @@ import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 export interface ListenFlags {
   socket?: string;
   port?: number;
+  idleExit?: number;
+}
+
+/** The longest `--idle-exit` (a week, in minutes). */
+const MAX_IDLE_EXIT_MINUTES = 7 * 24 * 60;
+
+export function parseIdleExit(v: string): number {
+  const n = Number(v);
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(v) || !(n > 0) || n > MAX_IDLE_EXIT_MINUTES) throw new UsageError(`--idle-exit must be a positive number of minutes, at most ${MAX_IDLE_EXIT_MINUTES}, got "${v}"`);
+  return n;
 }
 
 export function parsePort(v: string): number {
@@ -20,6 +30,7 @@ export function registerServe(program: Command): void {
     .description('run the daemon in the foreground: keep the index fresh and answer queries over HTTP on 127.0.0.1')
     .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port')
     .option('--port <n>', 'loopback TCP port (default: a free one)', parsePort)
+    .option('--idle-exit <minutes>', 'stop once no request has arrived for this many minutes', parseIdleExit)
     .action(async (repoArg: string | undefined, flags: ListenFlags, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
       const repo = resolveRepo(repoArg ?? global.repo);
@@ -27,8 +38,12 @@ export function registerServe(program: Command): void {
       // daemon must not die, or spin on errors, because its log cannot be written.
       for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
       let daemon;
+      let onIdle = () => {};
       try {
-        daemon = await startDaemon({ repo, db: resolveDb(repo, global.db), port: flags.port, socket: flags.socket });
+        daemon = await startDaemon({
+          repo, db: resolveDb(repo, global.db), port: flags.port, socket: flags.socket,
+          ...(flags.idleExit ? { idleExitMs: flags.idleExit * 60_000, onIdleExit: () => onIdle() } : {}),
+        });
       } catch (err) {
         if (err instanceof DaemonRunning) throw new UsageError(err.message);
         throw err;
@@ -44,6 +59,7 @@ export function registerServe(program: Command): void {
         process.once('SIGTERM', () => stop('SIGTERM', 0));
         process.once('SIGINT', () => stop('SIGINT', 0));
         process.once('SIGHUP', () => stop('SIGHUP', 0));
+        onIdle = () => stop(`idle for ${flags.idleExit} minute(s)`, 0);
         // A bug must not leave a half-working daemon holding the lock: log it, shut down cleanly, exit non-zero.
         let fatal = false;
         process.on('uncaughtException', (err) => {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { describeAddress } from '../../../daemon/config.ts';
 import { startDaemonProcess, stopDaemonProcess } from '../../lib/daemon-process.ts';
 import { resolveDb, resolveRepo } from '../repo.ts';
-import { parsePort, type ListenFlags } from './serve.ts';
+import { parseIdleExit, parsePort, type ListenFlags } from './serve.ts';
 
 /** `allot start` and `allot stop`: the daemon in the background. */
 export function registerStartStop(program: Command): void {
@@ -11,11 +11,12 @@ export function registerStartStop(program: Command): void {
     .description('start the daemon in the background (logs to <repo>/.allot/daemon.log); finds a running one instead of starting twice')
     .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port')
     .option('--port <n>', 'loopback TCP port (default: a free one)', parsePort)
+    .option('--idle-exit <minutes>', 'stop once no request has arrived for this many minutes', parseIdleExit)
     .option('--json', 'print the daemon status as JSON')
     .action(async (repoArg: string | undefined, flags: ListenFlags & { json?: boolean }, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
       const repo = resolveRepo(repoArg ?? global.repo);
-      const { info, status, started } = await startDaemonProcess(repo, { db: resolveDb(repo, global.db), socket: flags.socket, port: flags.port });
+      const { info, status, started } = await startDaemonProcess(repo, { db: resolveDb(repo, global.db), socket: flags.socket, port: flags.port, idleExitMinutes: flags.idleExit });
       if (flags.json) {
         process.stdout.write(JSON.stringify({ started, ...status }, null, 2) + '\n');
         return;
