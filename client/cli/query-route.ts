@@ -31,7 +31,15 @@ export type DaemonMode = boolean | undefined;
 function inProcess(repo: string, dbFile: string): QueryRoute {
   let db: DB | null = null;
   let engine: QueryEngine | null = null;
-  const open = () => (engine ??= createQueryEngine((db = openStore(dbFile, { readonly: true })), repo));
+  const open = () => {
+    if (engine) return engine;
+    engine = createQueryEngine((db = openStore(dbFile, { readonly: true })), repo);
+    // A first build cut short (Ctrl-C, kill -9) left part of the repository: say so before answering from it.
+    if (!engine.completeness().complete && engine.hasFiles()) {
+      process.stderr.write(`allot: the index is incomplete (no full indexing run has finished on it): answers cover only the files indexed so far; run \`allot index\` to complete it\n`);
+    }
+    return engine;
+  };
   return {
     via: 'in-process',
     search: async (query, k, retrieval) => open().search(query, k, retrieval),

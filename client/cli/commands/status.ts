@@ -32,12 +32,14 @@ export function formatStatus(s: DaemonStatus, address: string): string {
     `allot daemon ${s.version} for ${s.repo}`,
     `  pid         ${s.pid}, up ${duration(s.uptimeSeconds)}, on ${address}`,
     `  index       ${i.files} files (${langs || 'none'}), ${i.objects} objects, ${i.views} views, ${i.references} references (${i.resolvedReferences} resolved)`,
+    `  complete    ${ix.complete === false ? `no: the first full build is running${ix.build?.total ? ` (${ix.build.done}/${ix.build.total} files)` : ''}; answers cover only the files indexed so far` : 'yes'}`,
     `  indexing    ${ix.state}${progress}${ix.catchingUp ? ' (still catching up: results may be incomplete)' : ''}; ${ix.batches} batch(es)${last}`,
     `  pending     ${s.pending.paths} path(s)${s.pending.full ? ' + a full run' : ''}`,
     `  watcher     ${s.watcher.state}${s.watcher.error ? ` (${s.watcher.error})` : ''}, ${s.watcher.events} change event(s)`,
     `  queries     ${q.served} served (search ${q.search}, context ${q.context}, objects ${q.objects}, files ${q.files}), ${q.errors} error(s)`,
     `  dense       ${denseLine(s.dense)}`,
     `  last error  ${s.lastError ? `${s.lastError.message} (${s.lastError.at})` : 'none'}`,
+    ...(s.idleExit ? [`  idle exit   after ${s.idleExit.minutes} minute(s) without a request (at ${s.idleExit.exitsAt} if none comes)`] : []),
   ].join('\n');
 }
 
