@@ -98,18 +98,26 @@ interface Answer {
  * Runs a call once the index is complete or the bounded wait is over. An answer from an incomplete index starts
  * with a line saying so (and its JSON carries `complete: false` with the progress); the catching-up note ends it.
  */
-async function withIndex(backend: Backend, waitMs: number, call: (complete: boolean) => Promise<Answer>): Promise<ToolResult> {
-  const status = await settledStatus(backend, waitMs);
+async function withIndex(backend: Backend, waitMs: number, call: (complete: boolean) => Promise<Answer>, known: { complete: boolean }): Promise<ToolResult> {
+  let status: IndexStatus | null;
+  let r: Answer;
+  if (known.complete) {
+    // Once complete, always complete: the status (for the catching-up note) is fetched alongside the call.
+    [status, r] = await Promise.all([backend.status().catch((): IndexStatus | null => null), call(true)]);
+  } else {
+    status = await settledStatus(backend, waitMs);
+    known.complete = status?.complete ?? false;
+    try {
+      r = await call(status?.complete ?? true);
+    } catch (err) {
+      // "No object named X" from an incomplete index is not evidence either: the refusal says so first.
+      const first = incompleteLine(status);
+      if (err instanceof BackendError && first) throw new BackendError(`${first}\n\n${err.message}`);
+      throw err;
+    }
+  }
   const complete = status?.complete ?? true;
   const first = incompleteLine(status);
-  let r: Answer;
-  try {
-    r = await call(complete);
-  } catch (err) {
-    // "No object named X" from an incomplete index is not evidence either: the refusal says so first.
-    if (err instanceof BackendError && first) throw new BackendError(`${first}\n\n${err.message}`);
-    throw err;
-  }
   const last = catchingUpLine(status);
   const parts = [...r.text];
   if (first) parts[0] = `${first}\n\n${parts[0]}`;
@@ -140,7 +148,8 @@ function slotsOf(v: string | number | undefined): string | undefined {
 
 export function defineTools(backend: Backend, host: ToolHost): ToolDefinition[] {
   const waitMs = host.indexWaitMs ?? DEFAULT_INDEX_WAIT_MS;
-  const run = (call: (complete: boolean) => Promise<Answer>) => withIndex(backend, waitMs, call);
+  const known = { complete: false };
+  const run = (call: (complete: boolean) => Promise<Answer>) => withIndex(backend, waitMs, call, known);
   const tools: ToolDefinition[] = [
     {
       name: 'search_code',
