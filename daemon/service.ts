@@ -49,6 +49,11 @@ export interface ServeOptions {
   quietMs?: number;
   maxWaitMs?: number;
   log?: (line: string) => void;
+  /**
+   * The bearer token, when it must stay the same across restarts (`ALLOT_TOKEN`: a client configured once, such as
+   * Continue's HTTP context provider); a fresh random one otherwise.
+   */
+  token?: string;
   /** Stop once no request has arrived for this long (`--idle-exit MINUTES`); `onIdleExit` is then called. */
   idleExitMs?: number;
   onIdleExit?: () => void;
@@ -302,7 +307,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       );
       watcher = w;
     }
-    const token = newToken();
+    const token = opts.token ?? newToken();
     const idleGc = idleCollector();
     let idle: IdleExit | null = null;
     const api = createApi({

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../indexer/store/open.ts';
 import { fullBuildDone } from '../../indexer/store/full-build.ts';
+import { chosenToken } from '../../daemon/config.ts';
+import { allot } from '../helpers/cli.ts';
 import { caughtIndexing, killDaemons, raw, serve, settled, waitFor } from '../helpers/daemon.ts';
 import { copyFixture, moduleTree, tempDir, writeTree } from '../helpers/repo.ts';
 
@@ -15,6 +17,21 @@ afterAll(() => {
 });
 
 const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+
+describe('ALLOT_TOKEN', () => {
+  it('is taken when long and plain enough, and refused with a clear error otherwise', () => {
+    expect(chosenToken(undefined)).toBeNull();
+    expect(chosenToken('')).toBeNull();
+    expect(chosenToken('a'.repeat(32))).toBe('a'.repeat(32));
+    expect(() => chosenToken('short')).toThrow(/^ALLOT_TOKEN must be 32 to 512 characters/);
+    expect(() => chosenToken(`${'a'.repeat(40)} b`)).toThrow(/ALLOT_TOKEN/);
+    const repo = copyFixture('mixed');
+    dirs.push(repo);
+    const r = allot(['serve', repo], { env: { ALLOT_TOKEN: 'too short' } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('allot: ALLOT_TOKEN must be 32 to 512 characters of letters, digits and ._~+/=- (e.g. `openssl rand -base64 32`)\n');
+  });
+});
 
 describe.concurrent('honest states', () => {
   it('a first build killed with -9 stays incomplete after a restart until a full run finishes', { timeout: 180_000 }, async () => {
@@ -90,7 +107,10 @@ describe.concurrent('honest states', () => {
   it('POST /v1/continue answers Continue\'s HTTP context provider: {query, fullInput} in, [{name, description, content}] out', { timeout: 60_000 }, async () => {
     const repo = fs.realpathSync(copyFixture('mixed'));
     dirs.push(repo);
-    const d = await serve(repo);
+    // A token chosen once (ALLOT_TOKEN), so Continue's config keeps working across restarts.
+    const token = 'continue-config-token-0123456789abcdef';
+    const d = await serve(repo, ['--port', '0'], { ALLOT_TOKEN: token });
+    expect(d.info.token).toBe(token);
     try {
       await settled(d.client);
       // What Continue sends for a "normal" provider: an empty query and the user's whole input, plus its params.options.

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { DaemonRunning, startDaemon } from '../../../daemon/service.ts';
+import { chosenToken } from '../../../daemon/config.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
 export interface ListenFlags {
@@ -40,8 +41,14 @@ export function registerServe(program: Command): void {
       let daemon;
       let onIdle = () => {};
       try {
+        let token: string | null;
+        try {
+          token = chosenToken(process.env.ALLOT_TOKEN);
+        } catch (err) {
+          throw new UsageError((err as Error).message);
+        }
         daemon = await startDaemon({
-          repo, db: resolveDb(repo, global.db), port: flags.port, socket: flags.socket,
+          repo, db: resolveDb(repo, global.db), port: flags.port, socket: flags.socket, ...(token ? { token } : {}),
           ...(flags.idleExit ? { idleExitMs: flags.idleExit * 60_000, onIdleExit: () => onIdle() } : {}),
         });
       } catch (err) {
