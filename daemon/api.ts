@@ -22,7 +22,7 @@ import { BadSearch, selectForRequest } from './select-request.ts';
 import { RetrievalError } from '../indexer/retrieve/select.ts';
 import {
   ObjectIdSchema, parseArbitrateRequest, parseContextRequest, parseFilePath, parseFilesSelectRequest, parseInventoryRequest, parseJsonBody,
-  parseObjectLookup, parseSearchRequest,
+  parseObjectLookup, parseSearchRequest, type Parsed,
 } from './requests.ts';
 import {
   COMPLETE_HEADER, ERROR_STATUS, PARTIAL_HEADER, PROGRESS_HEADER, type ApiErrorBody, type DaemonEvent, type DaemonStatus, type ErrorCode,
@@ -215,38 +215,21 @@ export function createApi(deps: ApiDeps): Hono {
     }),
   );
 
+  /** A query route: a validated JSON body, refused while the index is not complete (unless partial), answered. */
+  const queryRoute = <T>(route: string, kind: QueryKind, parse: (b: unknown) => Parsed<T>, run: (req: T) => object) =>
+    app.post(route, (c) =>
+      counted(kind, async () => {
+        const req = await body(c, parse);
+        if (req instanceof Response) return req;
+        return notReady(c) ?? answer(c, run(req));
+      }),
+    );
+
   // The symbol tools: one engine function each, as the MCP tools of the same names.
-  app.post('/v1/symbols', (c) =>
-    counted('symbols', async () => {
-      const req = await body(c, parseSymbolRequest);
-      if (req instanceof Response) return req;
-      return notReady(c) ?? answer(c, deps.queries.findSymbol(req));
-    }),
-  );
-
-  app.post('/v1/references', (c) =>
-    counted('references', async () => {
-      const req = await body(c, parseReferencesRequest);
-      if (req instanceof Response) return req;
-      return notReady(c) ?? answer(c, deps.queries.findReferences(req));
-    }),
-  );
-
-  app.post('/v1/outline', (c) =>
-    counted('outline', async () => {
-      const req = await body(c, parseOutlineRequest);
-      if (req instanceof Response) return req;
-      return notReady(c) ?? answer(c, deps.queries.outline(req.path));
-    }),
-  );
-
-  app.post('/v1/files/read', (c) =>
-    counted('read', async () => {
-      const req = await body(c, parseReadFileRequest);
-      if (req instanceof Response) return req;
-      return notReady(c) ?? answer(c, deps.queries.readFile(req));
-    }),
-  );
+  queryRoute('/v1/symbols', 'symbols', parseSymbolRequest, (req) => deps.queries.findSymbol(req));
+  queryRoute('/v1/references', 'references', parseReferencesRequest, (req) => deps.queries.findReferences(req));
+  queryRoute('/v1/outline', 'outline', parseOutlineRequest, (req) => deps.queries.outline(req.path));
+  queryRoute('/v1/files/read', 'read', parseReadFileRequest, (req) => deps.queries.readFile(req));
 
   // Continue cannot show an error answer: an index still being built answers what it has, with a note item first.
   app.post('/v1/continue', (c) =>

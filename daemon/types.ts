@@ -11,6 +11,7 @@ import type { CodeObject, Reference, View } from '../indexer/types.ts';
 import type { SymbolMatch } from '../indexer/retrieve/symbols.ts';
 import type { ReferenceSite } from '../indexer/store/references.ts';
 import type { OutlineNode } from '../indexer/store/outline.ts';
+import type { FileLines } from '../indexer/store/file-lines.ts';
 
 export type { Allocation, SearchHit };
 export type { ArbitrateRequest, ContextRequest, FilesSelectRequest, InventoryRequest, SearchRequest } from './requests.ts';
@@ -193,19 +194,7 @@ export interface OutlineAnswer {
 }
 
 /** `POST /v1/files/read`: lines of an indexed file, verbatim, within a token budget. */
-export interface ReadFileAnswer {
-  path: string;
-  language: string;
-  budget: number;
-  tokenizer: string;
-  startLine: number;
-  endLine: number;
-  lineCount: number;
-  tokens: number;
-  truncated: boolean;
-  nextLine: number | null;
-  text: string;
-}
+export type ReadFileAnswer = FileLines & { path: string; language: string; budget: number; tokenizer: string };
 
 /** `POST /v1/context`: the allocation, with what did not fit the budget when something did not. */
 export type ContextAnswer = Allocation & { warnings?: string[] };

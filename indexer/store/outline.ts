@@ -4,20 +4,11 @@
  * signature and lines. The object standing for the whole file is the tree's
  * frame, not a node.
  */
-import type { CodeObject, ObjectKind } from '../types.ts';
+import type { CodeObject } from '../types.ts';
 import { fiberObjects } from './read.ts';
 import type { DB } from './open.ts';
 
-export interface OutlineNode {
-  id: string;
-  name: string;
-  qualifiedName: string;
-  kind: ObjectKind;
-  signature: string;
-  startLine: number;
-  endLine: number;
-  children: OutlineNode[];
-}
+export type OutlineNode = Pick<CodeObject, 'id' | 'name' | 'qualifiedName' | 'kind' | 'signature' | 'startLine' | 'endLine'> & { children: OutlineNode[] };
 
 /** The objects of one file (in source order) as a tree. Pure. */
 export function outlineTree(objects: readonly CodeObject[]): OutlineNode[] {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { indexRepository } from '../../indexer/index-repository.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
 
@@ -47,6 +48,20 @@ export async function indexInPlace(repo: string): Promise<DB> {
   const db = openStore(path.join(repo, '.allot/index.db'));
   await indexRepository({ repo, db, workers: 0 });
   return db;
+}
+
+/** A fixture copied and indexed before a test file's tests, removed after them: `fixture.repo`, `fixture.db`. */
+export function indexedFixture(name: string): { readonly repo: string; readonly db: DB } {
+  const state: { repo?: string; db?: DB } = {};
+  beforeAll(async () => {
+    state.repo = copyFixture(name);
+    state.db = await indexInPlace(state.repo);
+  });
+  afterAll(() => {
+    state.db?.close();
+    if (state.repo) fs.rmSync(state.repo, { recursive: true, force: true });
+  });
+  return { get repo() { return state.repo!; }, get db() { return state.db!; } };
 }
 
 /**
