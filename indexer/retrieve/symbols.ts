@@ -149,25 +149,42 @@ function compare(a: { e: Entry; match: SymbolMatchKind }, b: { e: Entry; match: 
  * The ranked matches of a query among `objects`. Pure.
  * @example rankSymbols(objects, { name: 'parse config', limit: 10 })
  */
-export function rankSymbols(objects: Iterable<SymbolCandidate>, query: SymbolQuery): { found: { o: SymbolCandidate; match: SymbolMatchKind }[]; counts: Record<SymbolMatchKind, number> } {
+export function rankSymbols(objects: Iterable<SymbolCandidate>, query: SymbolQuery): Ranked {
   return rankEntries(Array.from(objects, entryOf), query);
 }
 
+/** One text per entry, joined into one string with each entry's offset, for native substring search. */
+interface Joined {
+  text: string;
+  starts: Int32Array;
+}
+
 /**
- * The objects of one generation with their lower-cased names and full names, each joined into one string, so the
- * objects that can match a query are found by native substring search instead of a pass over every object.
+ * The objects of one generation with their lower-cased names, full names and identifier parts, each kind joined
+ * into one string, so the objects that can match a query are found by substring search instead of a pass over
+ * every object.
  */
 interface SymbolTable {
   entries: Entry[];
-  names: string;
-  nameStarts: Int32Array;
-  fulls: string;
-  fullStarts: Int32Array;
+  names: Joined;
+  fulls: Joined;
+  /** ` part part ` per entry: ` p ` finds exactly the entries with the part p. */
+  nameParts: Joined;
+  qualifiedParts: Joined;
+  /** How many entries have each part (in their name; in their qualified name), to search for the rarest. */
+  nameCounts: Map<string, number>;
+  qualifiedCounts: Map<string, number>;
+}
+
+function partCounts(entries: readonly Entry[], parts: (e: Entry) => Set<string>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const e of entries) for (const p of parts(e)) counts.set(p, (counts.get(p) ?? 0) + 1);
+  return counts;
 }
 
 function tableFrom(entries: Entry[]): SymbolTable {
   // Each text starts with a newline, so `\n` + a prefix finds the names that start with it.
-  const join = (text: (e: Entry) => string) => {
+  const join = (text: (e: Entry) => string): Joined => {
     const starts = new Int32Array(entries.length);
     let at = 1;
     const parts = entries.map((e, i) => {
@@ -178,20 +195,28 @@ function tableFrom(entries: Entry[]): SymbolTable {
     });
     return { text: `\n${parts.join('\n')}\n`, starts };
   };
-  const names = join((e) => e.lowerName);
-  const fulls = join((e) => e.full.toLowerCase());
-  return { entries, names: names.text, nameStarts: names.starts, fulls: fulls.text, fullStarts: fulls.starts };
+  return {
+    entries,
+    names: join((e) => e.lowerName),
+    fulls: join((e) => e.full.toLowerCase()),
+    nameParts: join((e) => ` ${[...e.nameParts].join(' ')} `),
+    qualifiedParts: join((e) => ` ${[...e.qualifiedParts].join(' ')} `),
+    nameCounts: partCounts(entries, (e) => e.nameParts),
+    qualifiedCounts: partCounts(entries, (e) => e.qualifiedParts),
+  };
 }
 
-/** Indexes of the entries whose text contains `needle`. */
-function containing(text: string, starts: Int32Array, needle: string): Set<number> {
+/** Indexes of the entries whose text contains `needle` (a leading newline is the one before the entry's text). */
+function containing(j: Joined, needle: string): Set<number> {
   const into = new Set<number>();
-  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+  const lead = needle.startsWith('\n') ? 1 : 0;
+  for (let found = j.text.indexOf(needle); found >= 0; found = j.text.indexOf(needle, found + 1)) {
+    const at = found + lead;
     let lo = 0;
-    let hi = starts.length - 1;
+    let hi = j.starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= at) lo = mid;
+      if (j.starts[mid] <= at) lo = mid;
       else hi = mid - 1;
     }
     into.add(lo);
@@ -201,26 +226,54 @@ function containing(text: string, starts: Int32Array, needle: string): Set<numbe
 
 /**
  * Entries that may match, found by substring search; `matchEntry` decides. An exact or prefix match of a plain
- * query starts the name with it; of a dotted query, the full name holds `.` and its last segment; a parts match
- * holds every part.
+ * query starts the name with it; of a dotted one, the full name holds it, or ends with its last segment (a query
+ * longer than the full name); a parts match has every part.
  */
 function mayMatch(table: SymbolTable, q: ParsedQuery): Entry[] {
-  const [text, starts] = q.dotted ? [table.fulls, table.fullStarts] : [table.names, table.nameStarts];
-  const hits = containing(text, starts, q.dotted ? q.lower.slice(q.lower.lastIndexOf('.')) : `\n${q.lower}`);
-  let all: Set<number> | null = null;
-  for (const p of [...new Set(q.parts)].sort((a, b) => b.length - a.length)) {
-    const has = containing(text, starts, p);
-    const before: Set<number> | null = all;
-    all = before ? new Set([...before].filter((i: number) => has.has(i))) : has;
-    if (!all.size) break;
+  const hits = q.dotted ? containing(table.fulls, q.lower) : containing(table.names, `\n${q.lower}`);
+  // A query longer than an object's full name (`sympy.core.add.Add` for `core.add.Add`) holds it as a dotted suffix.
+  if (q.dotted) {
+    for (let dot = q.lower.indexOf('.'); dot >= 0; dot = q.lower.indexOf('.', dot + 1)) {
+      const suffix = q.lower.slice(dot + 1);
+      if (suffix.includes('.')) for (const i of containing(table.fulls, `\n${suffix}\n`)) hits.add(i);
+    }
   }
-  for (const i of all ?? []) hits.add(i);
+  // Entries with the query's rarest part (none has a part no entry has); matchEntry checks the others on each.
+  const counts = q.dotted ? table.qualifiedCounts : table.nameCounts;
+  const rarest = q.parts.reduce<string | null>((a, b) => (a === null || (counts.get(b) ?? 0) < (counts.get(a) ?? 0) ? b : a), null);
+  if (rarest !== null && counts.has(rarest)) for (const i of containing(q.dotted ? table.qualifiedParts : table.nameParts, ` ${rarest} `)) hits.add(i);
   return [...hits].map((i) => table.entries[i]);
 }
 
 const isTable = (t: SymbolTable | readonly Entry[]): t is SymbolTable => !Array.isArray(t);
 
-function rankEntries(table: SymbolTable | readonly Entry[], query: SymbolQuery): { found: { o: SymbolCandidate; match: SymbolMatchKind }[]; counts: Record<SymbolMatchKind, number> } {
+/** The `k` smallest items in order, by binary insertion into a bounded list: n log k comparisons, not n log n. */
+export function smallest<T>(items: readonly T[], k: number, cmp: (a: T, b: T) => number): T[] {
+  const out: T[] = [];
+  for (const item of items) {
+    if (out.length === k && cmp(item, out[k - 1]) >= 0) continue;
+    let lo = 0;
+    let hi = out.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cmp(out[mid], item) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    out.splice(lo, 0, item);
+    if (out.length > k) out.pop();
+  }
+  return out;
+}
+
+interface Ranked {
+  /** The first `limit` matches, in order. */
+  found: { o: SymbolCandidate; match: SymbolMatchKind }[];
+  counts: Record<SymbolMatchKind, number>;
+  /** All matches. */
+  total: number;
+}
+
+function rankEntries(table: SymbolTable | readonly Entry[], query: SymbolQuery): Ranked {
   const q = parseSymbolQuery(query.name);
   const inPath = pathFilter(query.path);
   const found: { e: Entry; match: SymbolMatchKind }[] = [];
@@ -232,8 +285,7 @@ function rankEntries(table: SymbolTable | readonly Entry[], query: SymbolQuery):
     counts[match]++;
     found.push({ e, match });
   }
-  found.sort(compare);
-  return { found: found.map((f) => ({ o: f.e.o, match: f.match })), counts };
+  return { found: smallest(found, query.limit, compare).map((f) => ({ o: f.e.o, match: f.match })), counts, total: found.length };
 }
 
 const tables = new WeakMap<DB, { generation: number; table: SymbolTable }>();
@@ -260,8 +312,7 @@ function tableOf(db: DB): SymbolTable {
 
 /** `find_symbol`: exact, then prefix, then identifier-part matches, each with path, lines, kind and signature. */
 export function findSymbols(db: DB, query: SymbolQuery): SymbolAnswer {
-  const { found, counts } = rankEntries(tableOf(db), query);
-  const page = found.slice(0, query.limit);
+  const { found: page, counts, total } = rankEntries(tableOf(db), query);
   const rows = getObjects(db, page.map((f) => f.o.id));
   const matches: SymbolMatch[] = [];
   for (const { o, match } of page) {
@@ -270,5 +321,5 @@ export function findSymbols(db: DB, query: SymbolQuery): SymbolAnswer {
     if (!r) continue;
     matches.push({ id: r.id, name: r.name, qualifiedName: r.qualifiedName, kind: r.kind, path: r.path, startLine: r.startLine, endLine: r.endLine, signature: r.signature, match });
   }
-  return { query: query.name, matches, total: found.length, counts, truncated: found.length > page.length };
+  return { query: query.name, matches, total, counts, truncated: total > page.length };
 }
