@@ -32,22 +32,42 @@ export function parseSlots(text: string): Slots {
   return slots;
 }
 
+/**
+ * The largest value each option accepts (the CLI and the daemon alike; 400 beyond, documented in the README's
+ * API section). They bound one request's work and memory: retrieval depth grows with K and the budget (see
+ * `retrievalDepth`), rendering with the budget.
+ */
+export const LIMITS = {
+  /** Tokens of the whole context: far above any model's window in use, a few MB of text. */
+  budget: 1_000_000,
+  objectCap: 1_000_000,
+  floor: 1_000_000,
+  /** Core objects and companions, each (K = core + companion). */
+  core: 64,
+  companion: 64,
+  headLines: 1_000,
+} as const;
+
 const SlotsSchema = z.object({
-  core: z.number().int().min(1),
-  companion: z.number().int().min(0),
+  core: z.number().int().min(1).max(LIMITS.core),
+  companion: z.number().int().min(0).max(LIMITS.companion),
 }).strict();
 
-// CLI flags arrive as strings; accept plain non-negative integers written either way.
-const count = z.union([
+// CLI flags arrive as strings; accept plain non-negative integers written either way, up to `max`.
+const count = (max: number) => z.union([
   z.number(),
-  z.string().regex(/^\s*\d+\s*$/, 'expected a non-negative integer').transform(Number),
-]).pipe(z.number().int().min(0));
+  z.string().regex(/^\s*\d{1,15}\s*$/, 'expected a non-negative integer').transform(Number),
+]).pipe(z.number().int().min(0).max(max));
 
 // A `core+companions` string or the parsed object; the string's own error message reaches the user.
-const slots = z.union([z.string(), SlotsSchema]).transform((value, ctx) => {
+const slots = z.union([z.string().max(100), SlotsSchema]).transform((value, ctx) => {
   if (typeof value !== 'string') return value;
   try {
-    return parseSlots(value);
+    const parsed = parseSlots(value);
+    if (parsed.core > LIMITS.core || parsed.companion > LIMITS.companion) {
+      throw new Error(`slots allow at most ${LIMITS.core} core objects and ${LIMITS.companion} companions, got "${value}"`);
+    }
+    return parsed;
   } catch (e) {
     ctx.addIssue({ code: 'custom', message: (e as Error).message });
     return z.NEVER;
@@ -56,11 +76,11 @@ const slots = z.union([z.string(), SlotsSchema]).transform((value, ctx) => {
 
 export const AllocateOptionsSchema = z.object({
   /** B: the whole context's token budget. */
-  budget: count.default(DEFAULT_BUDGET),
+  budget: count(LIMITS.budget).default(DEFAULT_BUDGET),
   /** b_obj: no object gets more than this. */
-  objectCap: count.default(DEFAULT_OBJECT_CAP),
+  objectCap: count(LIMITS.objectCap).default(DEFAULT_OBJECT_CAP),
   /** Tokens reserved for each later object (applies only when B >= m*floor). */
-  floor: count.default(DEFAULT_FLOOR),
+  floor: count(LIMITS.floor).default(DEFAULT_FLOOR),
   /** core+companions; K = core + companion. */
   slots: slots.default(DEFAULT_SLOTS),
   tokenizer: z.enum(TOKENIZER_NAMES).default('cl100k_base'),
@@ -68,7 +88,7 @@ export const AllocateOptionsSchema = z.object({
    * Objects found through structure by a code query render as their first `headLines` lines, and budget the K
    * slots leave lists the heads of further such objects (role `interface`); 0 turns both off.
    */
-  headLines: count.default(DEFAULT_HEAD_LINES),
+  headLines: count(LIMITS.headLines).default(DEFAULT_HEAD_LINES),
   /** Ablation: each view competes on its own (fragment-level). */
   noQuotient: z.boolean().default(false),
   /** Ablation: objects are cut at the budget instead of allocated by the formula. */

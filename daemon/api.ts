@@ -18,7 +18,8 @@ import { buildText } from './status.ts';
 import { parseContinueRequest } from './continue.ts';
 import { parseOutlineRequest, parseReadFileRequest, parseReferencesRequest, parseSymbolRequest } from './symbol-requests.ts';
 import { ArbitrateError } from '../allocator/arbitrate/types.ts';
-import { BadSearch, selectForRequest } from './select-request.ts';
+import { asksModel, BadSearch, selectForRequest } from './select-request.ts';
+import { queryTimeoutMs, TIMED_OUT, withDeadline } from './watchdog.ts';
 import { RetrievalError } from '../indexer/retrieve/select.ts';
 import {
   ObjectIdSchema, parseArbitrateRequest, parseContextRequest, parseFilePath, parseFilesSelectRequest, parseInventoryRequest, parseJsonBody,
@@ -41,6 +42,8 @@ export interface ApiDeps {
   onRequest?(): void;
   /** Seconds between keep-alive comments on the event stream. */
   heartbeatSeconds?: number;
+  /** A query not answered within this many ms gets `503 query-timeout` (default: `queryTimeoutMs()`, see watchdog.ts). */
+  queryTimeoutMs?: number;
 }
 
 /** Host names a loopback client legitimately uses, with or without a port. */
@@ -74,6 +77,11 @@ function jsonOnce(c: Context, value: object): Response {
 
 function fail(c: Context, code: ErrorCode, message: string): Response {
   return c.json(errorBody(code, message), ERROR_STATUS[code]);
+}
+
+/** An error answer outside a handler's context (the watchdog's). */
+function errorResponse(code: ErrorCode, message: string): Response {
+  return new Response(JSON.stringify(errorBody(code, message)), { status: ERROR_STATUS[code], headers: { 'content-type': 'application/json; charset=UTF-8' } });
 }
 
 export function createApi(deps: ApiDeps): Hono {
@@ -122,10 +130,16 @@ export function createApi(deps: ApiDeps): Hono {
     return jsonOnce(c, Array.isArray(value) ? value : { ...value, complete: false, progress: state.progress });
   };
 
-  const counted = async (kind: QueryKind, handler: () => Promise<Response> | Response): Promise<Response> => {
+  const deadline = deps.queryTimeoutMs ?? queryTimeoutMs();
+  /** Runs a query under the watchdog (`watched: false` for one bounded by a remote model's own timeouts) and counts it. */
+  const counted = async (kind: QueryKind, handler: () => Promise<Response> | Response, watched = true): Promise<Response> => {
     let res: Response | undefined;
     try {
-      res = await handler();
+      const work = Promise.resolve().then(handler);
+      const answer = watched ? await withDeadline(work, deadline) : await work;
+      res = answer === TIMED_OUT
+        ? errorResponse('query-timeout', `the query did not finish within ${deadline} ms; narrow it (a smaller k, budget or slots) or try again`)
+        : answer;
       return res;
     } finally {
       deps.countQuery(kind, res !== undefined && res.status < 400);
@@ -158,9 +172,9 @@ export function createApi(deps: ApiDeps): Hono {
     }),
   );
 
-  app.post('/v1/files/select', (c) =>
-    counted('select', async () => {
-      const req = await body(c, parseFilesSelectRequest);
+  app.post('/v1/files/select', async (c) => {
+    const req = await body(c, parseFilesSelectRequest);
+    return counted('select', async () => {
       if (req instanceof Response) return req;
       const ready = notReady(c);
       if (ready) return ready;
@@ -170,8 +184,8 @@ export function createApi(deps: ApiDeps): Hono {
         if (err instanceof BadSearch) return fail(c, 'invalid-request', err.message);
         throw err;
       }
-    }),
-  );
+    }, !(req instanceof Response) && !asksModel(req));
+  });
 
   app.post('/v1/arbitrate', (c) =>
     counted('arbitrate', async () => {

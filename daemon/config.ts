@@ -5,10 +5,10 @@
  * half a file and other users never read the token.
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
+import { ensureOwnDir, readOwnFile, writeOwnFileAtomic } from '../indexer/store/own-files.ts';
 
 /** allot's version, from package.json (the daemon cannot import the CLI's copy). */
 export const DAEMON_VERSION: string = createRequire(import.meta.url)('../package.json').version;
@@ -61,24 +61,17 @@ export function chosenToken(value: string | undefined): string | null {
   return value;
 }
 
-/** Writes `daemon.json` (mode 0600) through a temporary file and a rename. */
+/** Writes `daemon.json` (mode 0600) through a temporary file and a rename, in a private `.allot/`, never through a link. */
 export function writeDaemonInfo(file: string, info: DaemonInfo): void {
   DaemonInfoSchema.parse(info);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.rmSync(tmp, { force: true });
-  fs.writeFileSync(tmp, JSON.stringify(info, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
-  fs.renameSync(tmp, file);
+  ensureOwnDir(path.dirname(file));
+  writeOwnFileAtomic(file, JSON.stringify(info, null, 2) + '\n');
 }
 
-/** `daemon.json` if present and well-formed; null otherwise (absent, partial, foreign). */
+/** `daemon.json` if present and well-formed; null otherwise (absent, partial, foreign, a link). */
 export function readDaemonInfo(file: string): DaemonInfo | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
+  const text = readOwnFile(file);
+  if (text === null) return null;
   try {
     const parsed = DaemonInfoSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
@@ -90,4 +83,23 @@ export function readDaemonInfo(file: string): DaemonInfo | null {
 /** The address a daemon listens on, for people: `127.0.0.1:4123` or `unix:/path`. */
 export function describeAddress(info: Pick<DaemonInfo, 'host' | 'port' | 'socket'>): string {
   return info.socket ? `unix:${info.socket}` : `${info.host}:${info.port}`;
+}
+
+/**
+ * One log line as written: control characters (newlines included) escaped, so a file or folder name cannot
+ * forge or split lines of the daemon's log.
+ * @example escapeControl('a\nb') // 'a\\nb'
+ */
+export function escapeControl(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\t') return '\\t';
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** A daemon log line: ISO time, then the escaped message. */
+export function logLine(message: string, now = new Date()): string {
+  return `${now.toISOString()} ${escapeControl(message)}\n`;
 }

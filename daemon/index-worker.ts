@@ -92,7 +92,8 @@ try {
     }
     if (ino !== init.ino) throw new Error(`the index ${init.db} ${ino === null ? 'no longer exists' : 'was replaced by another file'}`);
   }
-  db = openStore(init.db);
+  // The first thread checks the index (quick_check); a replacement thread opens the file its predecessor checked.
+  db = openStore(init.db, { quickCheck: init.ino === undefined });
   post({ type: 'ready' });
   warmUp();
   embedInBackground();

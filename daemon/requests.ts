@@ -5,18 +5,21 @@
  * schema so both paths accept and reject exactly the same things.
  */
 import { z } from 'zod';
-import { AllocateOptionsSchema, type AllocateOptions } from '../allocator/options.ts';
+import { AllocateOptionsSchema, LIMITS, type AllocateOptions } from '../allocator/options.ts';
 import { normalizePath } from '../indexer/paths.ts';
 import { BASELINES } from '../allocator/files/baselines.ts';
 import { FILE_RETRIEVERS } from '../allocator/files/offline.ts';
 import { RETRIEVER_NAMES, type RetrievalOptions } from '../indexer/retrieve/select.ts';
 import { TOKENIZER_NAMES } from '../indexer/tokenizer.ts';
 
+/**
+ * Request maxima (beyond: 400 `invalid-request`; the README's API section lists them). The allocation
+ * options' own are `LIMITS` in allocator/options.ts. At these maxima one request costs at most about
+ * 1.5 CPU-seconds and a few MB of answer on SymPy's index (see BENCHMARKS.md).
+ */
 /** The longest query accepted (characters). */
 export const MAX_QUERY_CHARS = 10_000;
 export const MAX_K = 10_000;
-
-/** The longest repository path accepted (characters). */
 export const MAX_PATH_CHARS = 4096;
 
 /** A repository-relative path (see `parseFilePath`), normalised. */
@@ -97,10 +100,10 @@ export function parseInventoryRequest(body: unknown): Parsed<z.output<typeof Inv
 
 export const FilesSelectRequestSchema = z.object({
   issue: z.string().min(1).max(MAX_ISSUE_CHARS),
-  budget: z.number().int().min(0).max(10_000_000).optional(),
+  budget: z.number().int().min(0).max(LIMITS.budget).optional(),
   tokenizer: z.enum(TOKENIZER_NAMES).optional(),
   /** Ranked answers to "which files must change?" (`--answer`); with them no model is asked. */
-  answers: z.array(z.array(z.string().max(4096)).max(200)).max(3).optional(),
+  answers: z.array(z.array(z.string().max(MAX_PATH_CHARS)).max(200)).max(3).optional(),
   /** Typed searches (`--search`): `definition NAME`, `callers NAME`, `string "TEXT"`. */
   searches: z.array(z.string().max(1000)).max(4).optional(),
   /** Who produced `answers`, shown as `localization.source` (default `given`; the MCP server says `sampling`). */
@@ -126,7 +129,7 @@ export function parseFilesSelectRequest(body: unknown): Parsed<FilesSelectReques
 export function parseObjectLookup(path: string | undefined, name: string | undefined): Parsed<{ path: string; name: string }> {
   const p = parseFilePath(path);
   if (!p.ok) return p;
-  if (!name || name.length > 1000) return { ok: false, message: 'missing or overlong ?name=' };
+  if (!name || name.length > 1000) return { ok: false, message: 'missing or overlong ?name= (at most 1000 characters)' };
   return { ok: true, value: { path: p.value, name } };
 }
 
@@ -149,7 +152,7 @@ export const ObjectIdSchema = z.string().regex(/^[0-9a-f]{16}$/, 'object ids are
  */
 export function parseFilePath(raw: string | undefined): Parsed<string> {
   if (raw === undefined || raw === '') return { ok: false, message: 'missing path' };
-  if (raw.length > MAX_PATH_CHARS) return { ok: false, message: 'path too long' };
+  if (raw.length > MAX_PATH_CHARS) return { ok: false, message: `path too long (over ${MAX_PATH_CHARS} characters)` };
   if (raw.includes('\0')) return { ok: false, message: 'path contains a NUL byte' };
   if (raw.includes('\\')) return { ok: false, message: 'path must use / separators' };
   if (raw.startsWith('/') || /^[A-Za-z]:/.test(raw)) return { ok: false, message: 'path must be relative to the repository' };
@@ -165,7 +168,7 @@ export const ArbitrateRequestSchema = z.object({
   alternative: z.string().max(200_000),
   language: z.enum(['python', 'typescript', 'tsx', 'javascript']),
   /** `path[:symbol]`, repository-relative: the file that supplies imports and scope. */
-  at: z.string().max(4096).optional(),
+  at: z.string().max(MAX_PATH_CHARS).optional(),
 }).strict();
 
 /** `POST /v1/arbitrate` body: what `allot arbitrate` reads from its files and flags. */

@@ -13,6 +13,11 @@ export class BadSearch extends Error {
   override name = 'BadSearch';
 }
 
+/** Whether answering asks the configured model: then the model's own timeouts and retries bound the wait, not the query watchdog. */
+export function asksModel(req: FilesSelectRequestParsed, env: NodeJS.ProcessEnv = process.env): boolean {
+  return req.llm && !req.answers?.length && Boolean(env.ALLOT_LLM_URL?.trim());
+}
+
 export async function selectForRequest(queries: QueryEngine, req: FilesSelectRequestParsed, env: NodeJS.ProcessEnv = process.env): Promise<FileSelection> {
   const { issue, session, llm: askModel, ...options } = req;
   const warnings: string[] = [];

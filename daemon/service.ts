@@ -18,7 +18,7 @@ import { openStore, type DB } from '../indexer/store/open.ts';
 import { storeCounts } from '../indexer/store/read.ts';
 import { createApi } from './api.ts';
 import { createBatcher, type Batch, type Batcher } from './batcher.ts';
-import { DAEMON_VERSION, DEFAULT_MAX_WAIT_MS, DEFAULT_QUIET_MS, MAX_BODY_BYTES, daemonPaths, newToken, writeDaemonInfo, type DaemonInfo } from './config.ts';
+import { DAEMON_VERSION, DEFAULT_MAX_WAIT_MS, DEFAULT_QUIET_MS, MAX_BODY_BYTES, daemonPaths, escapeControl, newToken, writeDaemonInfo, type DaemonInfo } from './config.ts';
 import { capPaths, createEventBus } from './events.ts';
 import { createIgnoreMatcher } from './ignore-rules.ts';
 import { createIndexThread, type IndexThreadHooks, type JobOutcome } from './index-thread.ts';
@@ -84,12 +84,15 @@ const RECYCLE_IDLE_MS = 5000;
 const RETRY_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
 
 export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
-  const log = opts.log ?? ((line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`));
+  // Messages carry file names from the repository: control characters are escaped so none can forge a log line.
+  const write = opts.log ?? ((line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`));
+  const log = (line: string) => write(escapeControl(line));
   const repo = opts.repo;
   if (!fs.existsSync(repo) || !fs.statSync(repo).isDirectory()) throw new Error(`not a directory: ${repo}`);
   const paths = daemonPaths(repo);
   const lock = acquirePidFile(paths);
   if (!lock.ok) throw new DaemonRunning(lock.pid, repo);
+  const record = lock.record;
 
   const startedAt = new Date();
   // Everything below is created in order and torn down in the order of
@@ -128,7 +131,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
     // The reader first: the writer, closing last, checkpoints and removes the WAL.
     await step('reader', () => reader?.close());
     await step('writer', () => thread?.close());
-    releasePidFile(paths);
+    releasePidFile(paths, record);
   };
 
   try {
@@ -170,7 +173,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
     buildProgress = () => state.indexing.build;
     let retries = 0;
 
-    const fixed = { version: DAEMON_VERSION, pid: process.pid, repo, db: opts.db, startedAt };
+    const fixed = { version: DAEMON_VERSION, pid: process.pid, nonce: record.nonce!, repo, db: opts.db, startedAt };
     const status = () => snapshot(state, fixed, pendingWork());
 
     const runJob = async (job: IndexJob) => {

@@ -75,13 +75,14 @@ export function recordBatch(state: DaemonState, report: BatchReport): void {
 
 export function snapshot(
   state: DaemonState,
-  fixed: { version: string; pid: number; repo: string; db: string; startedAt: Date },
+  fixed: { version: string; pid: number; nonce: string; repo: string; db: string; startedAt: Date },
   pending: PendingWork,
   now = new Date(),
 ): DaemonStatus {
   return {
     version: fixed.version,
     pid: fixed.pid,
+    nonce: fixed.nonce,
     repo: fixed.repo,
     db: fixed.db,
     startedAt: fixed.startedAt.toISOString(),

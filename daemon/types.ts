@@ -71,6 +71,8 @@ export const ERROR_STATUS = {
   'payload-too-large': 413,
   internal: 500,
   'index-building': 503,
+  /** The query watchdog's answer: not done within the deadline (`ALLOT_QUERY_TIMEOUT_MS`). */
+  'query-timeout': 503,
   'shutting-down': 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -144,6 +146,8 @@ export interface DenseStatus {
 export interface DaemonStatus {
   version: string;
   pid: number;
+  /** The random nonce of the daemon's pid file: `allot stop` signals only the process that answers with it. */
+  nonce: string;
   repo: string;
   db: string;
   startedAt: string;

@@ -1,6 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { IndexInterrupted } from '../../indexer/index-repository.ts';
-import { StoreError } from '../../indexer/store/open.ts';
+import { StoreError, storeFault } from '../../indexer/store/open.ts';
+import { OwnFileError } from '../../indexer/store/own-files.ts';
+import { escapeControl } from '../../daemon/config.ts';
+import { DaemonRunning } from '../../daemon/service.ts';
 import { ModelError } from '../../indexer/embed/types.ts';
 import { RetrievalError } from '../../indexer/retrieve/select.ts';
 import { QueryError } from '../../daemon/queries.ts';
@@ -43,20 +46,37 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** Errors whose message is written for the user: printed as one line, exit 2. */
+const USER_ERRORS = [UsageError, StoreError, OwnFileError, ModelError, RetrievalError, QueryError, DaemonError, DaemonUnreachable, NoDaemon, DaemonProcessError, DaemonRunning];
+
+/**
+ * What the CLI prints for a failure and the exit code: one line, control characters escaped (a message may name
+ * a file), exit 2 for user errors and faults of the environment (a full disk, a read-only or damaged index,
+ * permissions), 130 for an interrupted run, 1 for anything else (a bug: ALLOT_DEBUG=1 prints its stack).
+ */
+function failure(err: unknown): { line: string; code: number } {
+  const one = (message: string) => `allot: ${escapeControl(message.split('\n')[0])}\n`;
+  if (err instanceof IndexInterrupted) return { line: one(err.message), code: 130 };
+  if (USER_ERRORS.some((E) => err instanceof E)) return { line: one((err as Error).message), code: 2 };
+  const code = String((err as { code?: unknown })?.code ?? '');
+  const message = err instanceof Error ? err.message : String(err);
+  // SQLite's faults reached us from below the commands: say what they mean for the index.
+  if (code.startsWith('SQLITE_')) return { line: one((storeFault(null, err) ?? err as Error).message), code: 2 };
+  if (code === 'ENOSPC' || code === 'EDQUOT') return { line: one(`the disk is full (${message}); free some space and run the command again`), code: 2 };
+  // The file system's: the message names the file and the call.
+  if (/^E[A-Z]+$/.test(code)) return { line: one(message), code: 2 };
+  return { line: one(`unexpected error: ${message} (set ALLOT_DEBUG=1 for the stack trace)`), code: 1 };
+}
+
 async function main(argv: string[]): Promise<void> {
   try {
     await buildProgram().exitOverride().parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) process.exit(err.exitCode);
-    if (err instanceof IndexInterrupted) {
-      process.stderr.write(`allot: ${err.message}\n`);
-      process.exit(130);
-    }
-    if (err instanceof UsageError || err instanceof StoreError || err instanceof ModelError || err instanceof RetrievalError || err instanceof QueryError || err instanceof DaemonError || err instanceof DaemonUnreachable || err instanceof NoDaemon || err instanceof DaemonProcessError) {
-      process.stderr.write(`allot: ${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
+    const { line, code } = failure(err);
+    process.stderr.write(line);
+    if (process.env.ALLOT_DEBUG) process.stderr.write(`${(err as Error)?.stack ?? err}\n`);
+    process.exit(code);
   }
 }
 

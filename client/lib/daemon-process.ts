@@ -1,21 +1,24 @@
 /**
  * Finding, starting and stopping a repository's daemon from the outside.
- * A daemon is running when its pid file names a live allot process AND it
- * answers `GET /v1/status` with the token of `daemon.json` and its own pid;
- * a pid file whose process is gone is stale.
+ * A daemon is running when its pid file names a live process with the
+ * recorded start time AND that process answers `GET /v1/status` (with the
+ * token of `daemon.json`) with its own pid and the pid file's nonce; a pid file
+ * whose process is gone, or is another process with the same pid, is stale.
+ * Only a running daemon is ever signalled.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { daemonPaths, readDaemonInfo, type DaemonInfo } from '../../daemon/config.ts';
-import { isAlive, isStale, readPid, removeStale } from '../../daemon/lifecycle.ts';
+import { isSameProcess, isStale, readPidRecord, removeStale, type PidRecord } from '../../daemon/lifecycle.ts';
+import { ensureOwnDir, openOwnFile, readOwnFile } from '../../indexer/store/own-files.ts';
 import type { DaemonStatus } from '../../daemon/types.ts';
 import { requestJson } from './transport.ts';
 
 const BIN = fileURLToPath(new URL('../bin/allot.js', import.meta.url));
 
 export type DaemonLookup =
-  | { state: 'running'; info: DaemonInfo; status: DaemonStatus }
+  | { state: 'running'; info: DaemonInfo; status: DaemonStatus; record: PidRecord }
   /** Alive and holding the lock, but not (yet) answering: starting up, or hung. */
   | { state: 'starting'; pid: number }
   | { state: 'stale'; pid: number }
@@ -24,14 +27,16 @@ export type DaemonLookup =
 /** What runs for `repo` right now. Never changes anything on disk. */
 export async function findDaemon(repo: string, opts: { timeoutMs?: number } = {}): Promise<DaemonLookup> {
   const paths = daemonPaths(repo);
-  const pid = readPid(paths.pid);
-  if (pid === null) return { state: 'none' };
-  if (isStale(pid)) return { state: 'stale', pid };
+  const record = readPidRecord(paths.pid);
+  if (record === null) return { state: 'none' };
+  const pid = record.pid;
+  if (isStale(record)) return { state: 'stale', pid };
   const info = readDaemonInfo(paths.info);
   if (!info || info.pid !== pid) return { state: 'starting', pid };
   try {
     const status = await requestJson<DaemonStatus>(info, 'GET', '/v1/status', { timeoutMs: opts.timeoutMs ?? 3000 });
-    if (status.pid === pid) return { state: 'running', info, status };
+    // An older daemon's pid file holds no nonce: it is found, but never signalled (see stopDaemonProcess).
+    if (status.pid === pid && (record.nonce === null || status.nonce === record.nonce)) return { state: 'running', info, status, record };
   } catch {
     /* not answering (yet) */
   }
@@ -59,17 +64,40 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The end of the daemon log, to show why a start failed. */
 export function logTail(repo: string, lines = 15): string {
+  const file = daemonPaths(repo).log;
+  let size = 0;
   try {
-    return fs.readFileSync(daemonPaths(repo).log, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+    size = fs.lstatSync(file).size;
   } catch {
     return '';
   }
+  // the last 64 KB is plenty for 15 lines, and the log may be megabytes
+  const text = readTail(file, size, 64 * 1024);
+  return text.trimEnd().split('\n').slice(-lines).join('\n');
 }
 
-/** Keeps the log from growing without bound: one previous generation is kept. */
+function readTail(file: string, size: number, bytes: number): string {
+  if (size <= bytes) return readOwnFile(file, bytes) ?? '';
+  let fd: number;
+  try {
+    fd = openOwnFile(file, 'read');
+  } catch {
+    return '';
+  }
+  try {
+    const buf = Buffer.alloc(bytes);
+    const n = fs.readSync(fd, buf, 0, bytes, size - bytes);
+    return buf.toString('utf8', 0, n).replace(/^[^\n]*\n/, '');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Keeps the log from growing without bound: one previous generation is kept (renames move links, never follow them). */
 function rotateLog(file: string, maxBytes = 8 * 1024 * 1024): void {
   try {
-    if (fs.statSync(file).size > maxBytes) fs.renameSync(file, `${file}.1`);
+    const st = fs.lstatSync(file);
+    if (st.isFile() && st.size > maxBytes) fs.renameSync(file, `${file}.1`);
   } catch {
     /* no log yet */
   }
@@ -98,9 +126,9 @@ export async function startDaemonProcess(repo: string, opts: StartOptions = {}):
   let exited: { code: number | null } | null = null;
   if (found.state !== 'starting') {
     const paths = daemonPaths(repo);
-    fs.mkdirSync(paths.dir, { recursive: true });
+    ensureOwnDir(paths.dir);
     rotateLog(paths.log);
-    const fd = fs.openSync(paths.log, 'a', 0o600);
+    const fd = openOwnFile(paths.log, 'append');
     const args = [BIN, ...(opts.db ? ['--db', opts.db] : []), 'serve', repo];
     if (opts.socket) args.push('--socket', opts.socket);
     if (opts.port) args.push('--port', String(opts.port));
@@ -127,26 +155,46 @@ export async function startDaemonProcess(repo: string, opts: StartOptions = {}):
   throw new DaemonProcessError(`the daemon did not answer within ${Math.round((opts.timeoutMs ?? 30_000) / 1000)} s; see ${daemonPaths(repo).log}`);
 }
 
-/** Stops the repository's daemon (SIGTERM) and waits for it to exit; cleans up after a dead one. */
+/**
+ * Stops the repository's daemon (SIGTERM) and waits for it to exit; cleans up after a dead one. Only a process
+ * that has the pid file's start time and answers `/v1/status` with its nonce is signalled: a daemon still starting
+ * is waited for (up to `timeoutMs`), and a lock holder that never proves itself is left alone with an error.
+ */
 export async function stopDaemonProcess(repo: string, opts: { timeoutMs?: number } = {}): Promise<{ pid: number; was: 'running' | 'stale' } | null> {
-  const found = await findDaemon(repo);
-  if (found.state === 'none') return null;
   const paths = daemonPaths(repo);
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const deadline = Date.now() + timeoutMs;
+  let found = await findDaemon(repo);
+  while (found.state === 'starting' && Date.now() < deadline) {
+    await sleep(100);
+    found = await findDaemon(repo);
+  }
+  if (found.state === 'none') return null;
   if (found.state === 'stale') {
-    if (readPid(paths.pid) === found.pid) removeStale(paths);
+    if (readPidRecord(paths.pid)?.pid === found.pid) removeStale(paths);
     return { pid: found.pid, was: 'stale' };
   }
-  const pid = found.state === 'running' ? found.info.pid : found.pid;
+  if (found.state === 'starting') {
+    throw new DaemonProcessError(`pid ${found.pid} holds the daemon lock ${paths.pid} but did not answer as its daemon within ${Math.round(timeoutMs / 1000)} s; it was not signalled`);
+  }
+  const record = found.record;
+  if (record.nonce === null) {
+    throw new DaemonProcessError(`the daemon (pid ${record.pid}) was started by an older allot whose pid file cannot be verified; it was not signalled (stop it with \`kill ${record.pid}\`)`);
+  }
+  // Checked again right before the signal: the process must still be the one that answered.
+  if (!isSameProcess(record)) {
+    if (readPidRecord(paths.pid)?.nonce === record.nonce) removeStale(paths);
+    return { pid: record.pid, was: 'running' };
+  }
   try {
-    process.kill(pid, 'SIGTERM');
+    process.kill(record.pid, 'SIGTERM');
   } catch {
     /* already gone */
   }
-  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
-  while (isAlive(pid)) {
-    if (Date.now() > deadline) throw new DaemonProcessError(`the daemon (pid ${pid}) did not stop within ${Math.round((opts.timeoutMs ?? 30_000) / 1000)} s`);
+  while (isSameProcess(record)) {
+    if (Date.now() > deadline) throw new DaemonProcessError(`the daemon (pid ${record.pid}) did not stop within ${Math.round(timeoutMs / 1000)} s`);
     await sleep(50);
   }
-  if (readPid(paths.pid) === pid) removeStale(paths);
-  return { pid, was: 'running' };
+  if (readPidRecord(paths.pid)?.nonce === record.nonce) removeStale(paths);
+  return { pid: record.pid, was: 'running' };
 }

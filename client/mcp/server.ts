@@ -4,11 +4,11 @@
  * in-process). stdout carries the protocol, so every log line goes to stderr.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { ChatMessage } from '../../allocator/files/llm.ts';
 import { VERSION } from '../cli/version.ts';
 import type { Backend } from './backend.ts';
 import type { AskModel } from './sampling.ts';
+import { LineTransport } from './stdio-transport.ts';
 import { defineTools } from './tools.ts';
 
 const INSTRUCTIONS =
@@ -59,10 +59,10 @@ export function createMcpServer(backend: Backend, log: (line: string) => void, o
   return server;
 }
 
-/** Serves MCP on stdin/stdout until the host closes the stream. */
+/** Serves MCP on stdin/stdout until the host closes the stream; bad lines are answered with JSON-RPC errors (stdio-transport.ts). */
 export async function serveStdio(backend: Backend, log: (line: string) => void, options: McpServerOptions = {}): Promise<void> {
   const server = createMcpServer(backend, log, options);
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport(process.stdin, process.stdout, { log });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkOwnFile, ensureDatabaseDir, OwnFileError, prepareDatabaseFile, verifyDatabaseFiles } from './own-files.ts';
 
 export type DB = Database.Database;
 
@@ -9,12 +10,45 @@ export type DB = Database.Database;
 export const APPLICATION_ID = 0x616c6c74;
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 
-/** A database allot refuses to open, with a message for the user. */
+/** A database allot refuses to open or cannot use, with a one-line message for the user. */
 export class StoreError extends Error {
-  constructor(message: string, readonly code: 'foreign' | 'newer' | 'corrupt' | 'io') {
+  constructor(message: string, readonly code: 'foreign' | 'newer' | 'corrupt' | 'io' | 'unsafe' | 'readonly' | 'full') {
     super(message);
     this.name = 'StoreError';
   }
+}
+
+/**
+ * What a failure of SQLite or of the file system means for the index at `at`, as a one-line StoreError; null
+ * when the error is none of those (a bug, say). Used at open and wherever a query or a write may meet a damaged,
+ * full or read-only store, so each gets the same words.
+ */
+export function storeFault(at: string | null, err: unknown): StoreError | null {
+  if (err instanceof StoreError) return err;
+  if (err instanceof OwnFileError) return new StoreError(err.message, 'unsafe');
+  const index = at === null ? 'the index' : `the index ${at}`;
+  const code = String((err as { code?: unknown })?.code ?? '');
+  const detail = (err as Error)?.message ?? String(err);
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') {
+    return new StoreError(`the disk is full: cannot write ${index}; free some space and run the command again (what was indexed is kept)`, 'full');
+  }
+  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS') {
+    return new StoreError(`${index} is read-only (${detail}): it can be searched but not updated`, 'readonly');
+  }
+  if (code === 'EACCES' || code === 'EPERM' || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_AUTH')) {
+    return new StoreError(`permission denied on ${index} or its folder (${detail}); nothing was changed`, 'readonly');
+  }
+  if (code === 'SQLITE_NOTADB') {
+    return new StoreError(`${at ?? 'the index file'} is not an allot index (not a SQLite database); it was left untouched: pass another --db, or \`allot index --rebuild\` to move it aside and start over`, 'foreign');
+  }
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_IOERR_SHORT_READ') {
+    return new StoreError(`${index} is damaged (${detail}): run \`allot index --rebuild\` to move it aside and index anew`, 'corrupt');
+  }
+  if (code === 'ENOTDIR') return new StoreError(`cannot use ${index}: ${detail} (pass another --db)`, 'io');
+  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_IOERR') || /^E[A-Z]+$/.test(code)) {
+    return new StoreError(`cannot open ${index} (${detail})`, 'io');
+  }
+  return null;
 }
 
 export interface Migration { version: number; name: string; sql: string }
@@ -56,20 +90,69 @@ export function defaultDbPath(repo: string): string {
 }
 
 /**
+ * A file shorter than its own header says was truncated (SQLite would read the missing pages as zeros and fail
+ * later, or answer from half a table). Reads 100 bytes, so every open can afford it; `quick_check` finds the rest.
+ */
+function checkLength(file: string): void {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  try {
+    const header = Buffer.alloc(100);
+    if (fs.readSync(fd, header, 0, 100, 0) < 100 || header.toString('latin1', 0, 16) !== 'SQLite format 3\0') return;
+    const pageSize = header.readUInt16BE(16) === 1 ? 65536 : header.readUInt16BE(16);
+    // The in-header page count is valid only when its "version-valid-for" matches the change counter.
+    if (header.readUInt32BE(92) !== header.readUInt32BE(24)) return;
+    const pages = header.readUInt32BE(28);
+    const size = fs.fstatSync(fd).size;
+    if (size < pages * pageSize) {
+      throw new StoreError(`the index ${file} is damaged (truncated: ${size} bytes of ${pages * pageSize}): run \`allot index --rebuild\` to move it aside and index anew`, 'corrupt');
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** `PRAGMA quick_check` (or the full `integrity_check`): a damaged index raises the one-line StoreError. */
+export function checkIntegrity(db: DB, file: string, full = false): void {
+  let result: string[];
+  try {
+    result = (db.pragma(full ? 'integrity_check(20)' : 'quick_check(20)') as { [k: string]: string }[]).map((r) => Object.values(r)[0]);
+  } catch (err) {
+    throw storeFault(file, err) ?? err;
+  }
+  if (result.length !== 1 || result[0] !== 'ok') {
+    const first = result[0] ?? 'no answer';
+    throw new StoreError(`the index ${file} is damaged (${full ? 'integrity' : 'quick'} check: ${first}${result.length > 1 ? ` and ${result.length - 1} more` : ''}): run \`allot index --rebuild\` to move it aside and index anew`, 'corrupt');
+  }
+}
+
+/**
  * The one place that opens an allot database: checks that the file is an allot
  * index no newer than this code, applies pending migrations (each in its own
  * transaction, tracked by PRAGMA user_version) and sets the connection up.
  * A foreign, newer or corrupt file raises StoreError and is never modified.
+ * The file, its -wal/-shm/-journal and a repository's `.allot/` folder are
+ * never followed through symlinks (see own-files.ts). A writable open runs
+ * `PRAGMA quick_check` unless told not to (a read-only one checks the
+ * file's length), so a damaged index is reported before anything is written.
  */
-export function openStore(file: string, opts: { readonly?: boolean } = {}): DB {
-  const exists = fs.existsSync(file) && fs.statSync(file).size > 0;
-  if (!exists && opts.readonly) throw new StoreError(`no index at ${file}: run \`allot index\` first`, 'io');
-  if (!exists) fs.mkdirSync(path.dirname(file), { recursive: true });
+export function openStore(file: string, opts: { readonly?: boolean; quickCheck?: boolean } = {}): DB {
+  const readonly = opts.readonly ?? false;
+  let ino: number | null;
+  let exists: boolean;
+  try {
+    ensureDatabaseDir(file, { create: !readonly });
+    exists = (checkOwnFile(file)?.size ?? 0) > 0;
+    if (!exists && readonly) throw new StoreError(`no index at ${file}: run \`allot index\` first`, 'io');
+    ino = prepareDatabaseFile(file, { readonly });
+    if (exists) checkLength(file);
+  } catch (err) {
+    throw storeFault(file, err) ?? err;
+  }
   let db: DB;
   try {
-    db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: exists });
+    db = new Database(file, { readonly, fileMustExist: true });
   } catch (err) {
-    throw new StoreError(`cannot open ${file}: ${(err as Error).message}`, 'io');
+    throw storeFault(file, err) ?? new StoreError(`cannot open ${file}: ${(err as Error).message}`, 'io');
   }
   try {
     const migrations = loadMigrations();
@@ -80,7 +163,7 @@ export function openStore(file: string, opts: { readonly?: boolean } = {}): DB {
       version = db.pragma('user_version', { simple: true }) as number;
       tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number }).n;
     } catch (err) {
-      throw new StoreError(`${file} is not an allot index (not a SQLite database: ${(err as Error).message}); move it away or pass another --db`, 'foreign');
+      throw storeFault(file, err) ?? err;
     }
     if (appId !== APPLICATION_ID && (tables > 0 || version !== 0)) {
       throw new StoreError(`${file} is a SQLite database but not an allot index; it was left untouched (pass another --db)`, 'foreign');
@@ -88,21 +171,23 @@ export function openStore(file: string, opts: { readonly?: boolean } = {}): DB {
     if (version > latest) {
       throw new StoreError(`${file} has index schema ${version}, newer than this allot understands (${latest}); upgrade allot or remove the index`, 'newer');
     }
-    if (!opts.readonly) {
+    if (!readonly) {
+      if (exists && opts.quickCheck !== false) checkIntegrity(db, file);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
     }
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma('cache_size = -16384');
+    verifyDatabaseFiles(file, ino);
     if (version < latest) {
-      if (opts.readonly) {
+      if (readonly) {
         // An older index of ours: bring its schema up to date through a writable connection, then read as asked.
         db.close();
         try {
           openStore(file).close();
         } catch (err) {
-          if (err instanceof StoreError) throw err;
+          if (err instanceof StoreError && err.code !== 'readonly') throw err;
           throw new StoreError(`${file} needs an upgrade, which failed (${(err as Error).message}): run \`allot index\``, 'newer');
         }
         return openStore(file, opts);
@@ -119,6 +204,6 @@ export function openStore(file: string, opts: { readonly?: boolean } = {}): DB {
   } catch (err) {
     db.close();
     if (err instanceof StoreError) throw err;
-    throw new StoreError(`${file}: ${(err as Error).message}`, 'corrupt');
+    throw storeFault(file, err) ?? new StoreError(`${file}: ${(err as Error).message}`, 'corrupt');
   }
 }

@@ -1,10 +1,10 @@
-import { identifierParts } from '../identifiers.ts';
 import { isTestPath } from '../paths.ts';
 import { createResolver, type ResolverObject, type ResolverReference } from '../resolve/resolve.ts';
 import type { Tokenizer } from '../tokenizer.ts';
 import type { ViewKind } from '../types.ts';
+import { ftsRows, type FtsObject } from './fts.ts';
 import type { DB } from './open.ts';
-import { bumpGeneration, ftsName, setState } from './write.ts';
+import { bumpGeneration, setState } from './write.ts';
 
 /** Derived views kept per (object, view kind): the first few uses, by path and line. */
 export const DERIVED_PER_KIND = 5;
@@ -92,29 +92,34 @@ export function resolveStore(db: DB, tokenizer: Tokenizer): ResolutionStats {
   for (const r of refsOf("r.kind <> 'import'")) visit(r, resolver.resolve(r));
 
   const existing = db
-    .prepare('SELECT id, object_id AS objectId, file_id AS fileId, kind, start_line AS line FROM views WHERE derived = 1')
-    .all() as { id: number; objectId: string; fileId: number; kind: ViewKind; line: number }[];
-  const nameOf = db.prepare('SELECT qualified_name AS q FROM objects WHERE id = ?').pluck();
+    .prepare('SELECT id, object_id AS objectId, file_id AS fileId, kind, start_line AS line, text FROM views WHERE derived = 1')
+    .all() as { id: number; objectId: string; fileId: number; kind: ViewKind; line: number; text: string }[];
+  const objectOf = db.prepare(
+    'SELECT o.name, o.qualified_name AS qualifiedName, o.kind, f.path FROM objects o JOIN files f ON f.id = o.file_id WHERE o.id = ?',
+  );
   const setTarget = db.prepare('UPDATE refs SET target_id = ? WHERE id = ?');
   const delView = db.prepare('DELETE FROM views WHERE id = ?');
   const insView = db.prepare(
     'INSERT INTO views (object_id, file_id, kind, derived, start_line, end_line, text, tokens) VALUES (?, ?, ?, 1, ?, ?, ?, ?)',
   );
-  const insFts = db.prepare('INSERT INTO views_fts (rowid, name, text, parts) VALUES (?, ?, ?, ?)');
+  const fts = ftsRows(db);
   db.transaction(() => {
     for (const [id, target] of changes) setTarget.run(target, id);
     for (const v of existing) {
       const key = `${v.objectId}\0${v.fileId}\0${v.kind}\0${v.line}`;
       // A file's rows are rewritten (new file id) whenever its text changes, so an equal key means an equal line.
       if (wanted.has(key)) wanted.delete(key);
-      else delView.run(v.id);
+      else {
+        fts.delete(v.id, v, objectOf.get(v.objectId) as FtsObject);
+        delView.run(v.id);
+      }
     }
     const lines = fileLines(db);
     for (const w of wanted.values()) {
       const text = (lines(w.fileId)[w.line - 1] ?? '').trim().slice(0, MAX_CONTEXT);
       if (!text) continue;
       const id = insView.run(w.objectId, w.fileId, w.kind, w.line, w.line, text, tokenizer.count(text)).lastInsertRowid;
-      insFts.run(id, ftsName((nameOf.get(w.objectId) as string | undefined) ?? ''), text, identifierParts(text));
+      fts.insert(id, { kind: w.kind, text }, objectOf.get(w.objectId) as FtsObject);
     }
     setState(db, 'resolution_dirty', null);
     bumpGeneration(db, retargeted);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import { identifierParts, splitIdentifier } from '../identifiers.ts';
-import type { FileExtraction, ObjectKind } from '../types.ts';
+import type { FileExtraction, ObjectKind, ViewKind } from '../types.ts';
 import { recordChanges } from './changes.ts';
+import { ftsRows, type FtsRows } from './fts.ts';
 import { prepared, type DB } from './open.ts';
 
 /**
@@ -13,12 +13,6 @@ export function objectId(path: string, qualifiedName: string, kind: ObjectKind, 
   return crypto.createHash('sha1').update(key).digest('hex').slice(0, 16);
 }
 
-/** The text of the FTS `name` column for an object: the qualified name and its parts. */
-export function ftsName(qualifiedName: string): string {
-  const parts = qualifiedName.split(/[.:/]+/).flatMap((s) => (splitIdentifier(s).length > 1 ? splitIdentifier(s) : []));
-  return `${qualifiedName.replace(/[.:/]+/g, ' ')} ${parts.join(' ')}`.trim();
-}
-
 /** Statements for writing one file's rows, prepared once per connection. */
 export interface FileWriter {
   /** Replaces everything the index holds for `file.path` with the extraction. */
@@ -27,8 +21,42 @@ export interface FileWriter {
   remove(path: string): boolean;
 }
 
+interface IndexedView {
+  id: number;
+  kind: ViewKind;
+  text: string;
+  name: string;
+  qualifiedName: string;
+  objectKind: ObjectKind;
+  path: string;
+}
+
+/**
+ * Removes a file's rows: first the full-text rows of every view that goes with it (views whose text lives in the
+ * file, and views of its objects that live elsewhere), then the file, whose rows cascade.
+ */
+function fileRemover(db: DB, fts: FtsRows): (path: string) => boolean {
+  const fileId = db.prepare('SELECT id FROM files WHERE path = ?').pluck();
+  const views = db.prepare(
+    `SELECT v.id, v.kind, v.text, o.name, o.qualified_name AS qualifiedName, o.kind AS objectKind, fo.path
+     FROM views v JOIN objects o ON o.id = v.object_id JOIN files fo ON fo.id = o.file_id
+     WHERE v.file_id = ? OR v.object_id IN (SELECT id FROM objects WHERE file_id = ?)`,
+  );
+  const del = db.prepare('DELETE FROM files WHERE id = ?');
+  return (path) => {
+    const id = fileId.get(path) as number | undefined;
+    if (id === undefined) return false;
+    for (const v of views.all(id, id) as IndexedView[]) {
+      fts.delete(v.id, v, { name: v.name, qualifiedName: v.qualifiedName, kind: v.objectKind, path: v.path });
+    }
+    del.run(id);
+    return true;
+  };
+}
+
 export function fileWriter(db: DB): FileWriter {
-  const del = db.prepare('DELETE FROM files WHERE path = ?');
+  const fts = ftsRows(db);
+  const remove = fileRemover(db, fts);
   const insFile = db.prepare(
     'INSERT INTO files (path, language, hash, size, mtime_ms, line_count, parse_errors) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
@@ -40,14 +68,13 @@ export function fileWriter(db: DB): FileWriter {
   const insView = db.prepare(
     'INSERT INTO views (object_id, file_id, kind, derived, start_line, end_line, text, tokens) VALUES (?, ?, ?, 0, ?, ?, ?, ?)',
   );
-  const insFts = db.prepare('INSERT INTO views_fts (rowid, name, text, parts) VALUES (?, ?, ?, ?)');
   const insRef = db.prepare(
     'INSERT INTO refs (source_id, kind, name, qualifier, module, alias, line, target_id) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)',
   );
   return {
-    remove: (path) => del.run(path).changes > 0,
+    remove,
     write(file) {
-      del.run(file.path);
+      remove(file.path);
       const fileId = Number(
         insFile.run(file.path, file.language, file.hash, file.size, file.mtimeMs, file.lineCount, file.parseErrors).lastInsertRowid,
       );
@@ -67,7 +94,7 @@ export function fileWriter(db: DB): FileWriter {
       });
       for (const v of file.views) {
         const id = insView.run(ids[v.object], fileId, v.kind, v.startLine, v.endLine, v.text, v.tokens).lastInsertRowid;
-        insFts.run(id, ftsName(file.objects[v.object].qualifiedName), v.text, identifierParts(v.text));
+        fts.insert(id, v, { ...file.objects[v.object], path: file.path });
       }
       for (const r of file.references) {
         insRef.run(ids[r.source], r.kind, r.name, r.qualifier, r.module, r.alias, r.line);

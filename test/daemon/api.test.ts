@@ -6,10 +6,11 @@ import type { DaemonStatus } from '../../daemon/types.ts';
 
 const TOKEN = 'x'.repeat(43);
 
-function app(over: { building?: boolean } = {}) {
+function app(over: { building?: boolean; queryTimeoutMs?: number } = {}) {
   const calls: string[] = [];
   const queries: QueryEngine = {
-    search: async (q, k) => (calls.push(`search ${q} ${k}`), []),
+    // "slow" never answers: a query stuck waiting (a model, a lock), for the watchdog
+    search: (q, k) => (calls.push(`search ${q} ${k}`), q === 'slow' ? new Promise<never>(() => {}) : Promise.resolve([])),
     context: async (q, o) => (calls.push(`context ${q} ${o.budget}`), { query: q } as never),
     arbitrate: async () => ({ choice: 'default', witnesses: [], reason: 'test' }),
     object: (id) => (id === '0123456789abcdef' ? ({ object: { id } } as never) : null),
@@ -36,6 +37,7 @@ function app(over: { building?: boolean } = {}) {
     queries,
     events: createEventBus(),
     countQuery: (kind, ok) => counted.push(`${kind} ${ok}`),
+    queryTimeoutMs: over.queryTimeoutMs,
   });
   const req = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
     api.request(path, { ...init, headers: { host: '127.0.0.1:5000', authorization: `Bearer ${TOKEN}`, ...init.headers } });
@@ -152,6 +154,20 @@ describe('API requests', () => {
     expect((await req('/v1/status')).status).toBe(200);
     // Unless the client asks for what is indexed so far.
     expect((await req('/v1/context', post('{"query":"x"}', { 'x-allot-partial': '1' }))).status).toBe(200);
+  });
+
+  it('answers a query stuck past its deadline with 503 query-timeout, and keeps serving', async () => {
+    const { req, counted } = app({ queryTimeoutMs: 100 });
+    const t0 = Date.now();
+    const stuck = req('/v1/search', post('{"query":"slow"}'));
+    // meanwhile other requests are answered
+    expect((await req('/v1/status')).status).toBe(200);
+    expect((await req('/v1/search', post('{"query":"cart"}'))).status).toBe(200);
+    const r = await stuck;
+    expect(r.status).toBe(503);
+    expect((await json(r)).error).toEqual({ code: 'query-timeout', message: expect.stringMatching(/within 100 ms/) });
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(counted).toEqual(['search true', 'search false']);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseAllocateOptions } from '../../allocator/options.ts';
-import { parseContextRequest, parseFilePath, parseJsonBody, parseSearchRequest } from '../../daemon/requests.ts';
+import { LIMITS, parseAllocateOptions } from '../../allocator/options.ts';
+import { MAX_ISSUE_CHARS, MAX_K, MAX_QUERY_CHARS, parseContextRequest, parseFilePath, parseFilesSelectRequest, parseJsonBody, parseSearchRequest } from '../../daemon/requests.ts';
 
 describe('request validation', () => {
   it('search: query and k with the CLI default', () => {
@@ -36,6 +36,40 @@ describe('request validation', () => {
     expect(parseFilePath('./shop//cart.py')).toEqual({ ok: true, value: 'shop/cart.py' });
     for (const bad of [undefined, '', '/etc/passwd', '../x', 'a/../../x', 'a/..', 'C:/x', 'a\\..\\b', 'a\0b', '.']) {
       expect(parseFilePath(bad).ok, String(bad)).toBe(false);
+    }
+  });
+
+  it('every number and length has a maximum: at it accepted, beyond it refused with the field named', () => {
+    const at = [
+      parseSearchRequest({ query: 'q'.repeat(MAX_QUERY_CHARS), k: MAX_K }),
+      parseContextRequest({ query: 'q', budget: LIMITS.budget, objectCap: LIMITS.objectCap, floor: LIMITS.floor, headLines: LIMITS.headLines, slots: { core: LIMITS.core, companion: LIMITS.companion } }),
+      parseContextRequest({ query: 'q', slots: `${LIMITS.core}+${LIMITS.companion}`, rrfK: 1000 }),
+      parseFilesSelectRequest({ issue: 'x', budget: LIMITS.budget }),
+    ];
+    for (const r of at) expect(r.ok, JSON.stringify(r)).toBe(true);
+    const beyond: [unknown, RegExp][] = [
+      [parseSearchRequest({ query: 'q'.repeat(MAX_QUERY_CHARS + 1) }), /^query: /],
+      [parseSearchRequest({ query: 'q', k: MAX_K + 1 }), /^k: /],
+      [parseSearchRequest({ query: 'q', k: 1e308 }), /^k: /],
+      [parseSearchRequest({ query: 'q', rrfK: 1001 }), /^rrfK: /],
+      [parseSearchRequest({ query: 'q', path: 'p'.repeat(4097) }), /^path: /],
+      [parseContextRequest({ query: 'q', budget: LIMITS.budget + 1 }), /^budget: /],
+      [parseContextRequest({ query: 'q', budget: '99999999999999999999' }), /^budget: /],
+      [parseContextRequest({ query: 'q', objectCap: LIMITS.objectCap + 1 }), /^objectCap: /],
+      [parseContextRequest({ query: 'q', floor: LIMITS.floor + 1 }), /^floor: /],
+      [parseContextRequest({ query: 'q', headLines: LIMITS.headLines + 1 }), /^headLines: /],
+      [parseContextRequest({ query: 'q', slots: { core: 1e9, companion: 1e7 } }), /^slots/],
+      [parseContextRequest({ query: 'q', slots: `${LIMITS.core + 1}+0` }), /^slots: .*at most/],
+      [parseContextRequest({ query: 'q', slots: `1+${LIMITS.companion + 1}` }), /^slots: .*at most/],
+      [parseContextRequest({ query: 'q', session: 's'.repeat(201) }), /^session: /],
+      [parseFilesSelectRequest({ issue: 'x', budget: LIMITS.budget + 1 }), /^budget: /],
+      [parseFilesSelectRequest({ issue: 'x'.repeat(MAX_ISSUE_CHARS + 1) }), /^issue: /],
+      [parseFilesSelectRequest({ issue: 'x', answers: [Array(201).fill('a.py')] }), /^answers/],
+      [parseFilesSelectRequest({ issue: 'x', searches: ['s'.repeat(1001)] }), /^searches/],
+    ];
+    for (const [r, field] of beyond) {
+      expect((r as { ok: boolean }).ok, JSON.stringify(r).slice(0, 200)).toBe(false);
+      expect((r as { message: string }).message).toMatch(field);
     }
   });
 });

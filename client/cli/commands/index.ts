@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { indexRepository } from '../../../indexer/index-repository.ts';
 import { EMBED_CHOICES, runEmbedding, type EmbedChoice } from '../../../indexer/embed/run.ts';
 import { ModelError } from '../../../indexer/embed/types.ts';
-import { openStore } from '../../../indexer/store/open.ts';
+import { openStore, storeFault } from '../../../indexer/store/open.ts';
 import type { IndexSummary } from '../../../indexer/types.ts';
 import { progressReporter } from '../progress.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
@@ -79,10 +79,11 @@ export function registerIndex(program: Command): void {
         process.stderr.write('\nallot: stopping after the current batch (Ctrl-C again to quit now)\n');
       };
       process.on('SIGINT', onSigint);
+      const dbFile = resolveDb(repo, global.db);
       try {
         const summary = await indexRepository({
           repo,
-          db: resolveDb(repo, global.db),
+          db: dbFile,
           workers: opts.workers,
           maxFileBytes: opts.maxFileBytes,
           onProgress: (p) => progress.update(p),
@@ -94,6 +95,9 @@ export function registerIndex(program: Command): void {
         if (embedding && !opts.json) {
           process.stdout.write(`  embedding   ${embedding.model}: ${embedding.embedded} embedded, ${embedding.cached} cached, ${embedding.pruned} pruned in ${embedding.seconds.toFixed(2)} s\n`);
         }
+      } catch (err) {
+        // A full disk, a read-only or damaged index met half-way through: the index's words, not SQLite's.
+        throw storeFault(dbFile, err) ?? err;
       } finally {
         progress.stop();
         process.off('SIGINT', onSigint);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { escapeControl } from '../../../daemon/config.ts';
 import { openBackend } from '../../mcp/backend.ts';
 import { hostConfig, MCP_HOSTS, type McpHost } from '../../mcp/host-config.ts';
 import { serveStdio } from '../../mcp/server.ts';
@@ -41,7 +42,8 @@ export function registerMcp(program: Command): void {
         return;
       }
       // stdout is the protocol: everything a person may read goes to stderr.
-      const log = (line: string) => process.stderr.write(`allot mcp: ${line}\n`);
+      // (escaped: lines may quote what the host sent)
+      const log = (line: string) => process.stderr.write(`allot mcp: ${escapeControl(line)}\n`);
       const backend = await openBackend(repo, resolveDb(repo, global.db), log, { noDaemon: !flags.daemon, idleExitMinutes: flags.idleExit });
       await serveStdio(backend, log, { indexWaitMs: flags.indexWait === undefined ? undefined : flags.indexWait * 1000 });
       process.exit(0);

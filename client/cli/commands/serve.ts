@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { logLine } from '../../../daemon/config.ts';
+import { socketPathProblem } from '../../../daemon/lifecycle.ts';
 import { DaemonRunning, startDaemon } from '../../../daemon/service.ts';
 import { chosenToken } from '../../../daemon/config.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
@@ -18,6 +20,13 @@ export function parseIdleExit(v: string): number {
   return n;
 }
 
+/** `--socket`: refused here, before anything starts, when the kernel would cut it (over 107 bytes). */
+export function parseSocket(v: string): string {
+  const problem = socketPathProblem(v);
+  if (problem) throw new UsageError(problem);
+  return v;
+}
+
 export function parsePort(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--port must be 0..65535, got "${v}"`);
@@ -29,7 +38,7 @@ export function registerServe(program: Command): void {
   program
     .command('serve [repo]')
     .description('run the daemon in the foreground: keep the index fresh and answer queries over HTTP on 127.0.0.1')
-    .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port')
+    .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port (at most 107 bytes)', parseSocket)
     .option('--port <n>', 'loopback TCP port (default: a free one)', parsePort)
     .option('--idle-exit <minutes>', 'stop once no request has arrived for this many minutes', parseIdleExit)
     .action(async (repoArg: string | undefined, flags: ListenFlags, cmd: Command) => {
@@ -72,7 +81,7 @@ export function registerServe(program: Command): void {
         process.on('uncaughtException', (err) => {
           if (fatal) return;
           fatal = true;
-          process.stderr.write(`${new Date().toISOString()} fatal: ${err.stack ?? err}\n`);
+          process.stderr.write(logLine(`fatal: ${err.stack ?? err}`));
           stop('uncaught exception', 1);
         });
       });

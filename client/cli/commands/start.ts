@@ -1,15 +1,21 @@
 import type { Command } from 'commander';
 import { describeAddress } from '../../../daemon/config.ts';
 import { startDaemonProcess, stopDaemonProcess } from '../../lib/daemon-process.ts';
-import { resolveDb, resolveRepo } from '../repo.ts';
-import { parseIdleExit, parsePort, type ListenFlags } from './serve.ts';
+import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
+
+function parseSeconds(v: string): number {
+  const n = Number(v);
+  if (!(n > 0 && n <= 3600)) throw new UsageError(`--timeout must be a number of seconds in (0, 3600], got "${v}"`);
+  return n;
+}
+import { parseIdleExit, parsePort, parseSocket, type ListenFlags } from './serve.ts';
 
 /** `allot start` and `allot stop`: the daemon in the background. */
 export function registerStartStop(program: Command): void {
   program
     .command('start [repo]')
     .description('start the daemon in the background (logs to <repo>/.allot/daemon.log); finds a running one instead of starting twice')
-    .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port')
+    .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port (at most 107 bytes)', parseSocket)
     .option('--port <n>', 'loopback TCP port (default: a free one)', parsePort)
     .option('--idle-exit <minutes>', 'stop once no request has arrived for this many minutes', parseIdleExit)
     .option('--json', 'print the daemon status as JSON')
@@ -28,10 +34,11 @@ export function registerStartStop(program: Command): void {
   program
     .command('stop [repo]')
     .description("stop the repository's daemon (it finishes the current transaction and closes the index)")
-    .action(async (repoArg: string | undefined, _flags: unknown, cmd: Command) => {
+    .option('--timeout <seconds>', 'how long to wait for the daemon to prove itself and to stop', parseSeconds, 30)
+    .action(async (repoArg: string | undefined, flags: { timeout: number }, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string };
       const repo = resolveRepo(repoArg ?? global.repo);
-      const r = await stopDaemonProcess(repo);
+      const r = await stopDaemonProcess(repo, { timeoutMs: flags.timeout * 1000 });
       if (!r) process.stdout.write(`no allot daemon running for ${repo}\n`);
       else if (r.was === 'stale') process.stdout.write(`no allot daemon running for ${repo} (removed the stale pid file of pid ${r.pid})\n`);
       else process.stdout.write(`stopped allot daemon for ${repo} (pid ${r.pid})\n`);
