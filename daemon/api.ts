@@ -21,6 +21,7 @@ import { ArbitrateError } from '../allocator/arbitrate/types.ts';
 import { asksModel, BadSearch, selectForRequest } from './select-request.ts';
 import { queryTimeoutMs, TIMED_OUT, withDeadline } from './watchdog.ts';
 import { RetrievalError } from '../indexer/retrieve/select.ts';
+import { isDamage, sqliteFault } from '../indexer/store/open.ts';
 import {
   ObjectIdSchema, parseArbitrateRequest, parseContextRequest, parseFilePath, parseFilesSelectRequest, parseInventoryRequest, parseJsonBody,
   parseObjectLookup, parseSearchRequest, type Parsed,
@@ -44,6 +45,10 @@ export interface ApiDeps {
   heartbeatSeconds?: number;
   /** A query not answered within this many ms gets `503 query-timeout` (default: `queryTimeoutMs()`, see watchdog.ts). */
   queryTimeoutMs?: number;
+  /** Why the index cannot be read (damaged), or null: queries then answer `503 index-failed`. */
+  failure?(): string | null;
+  /** A query met a damaged index (`err`, SQLite's): the daemon marks itself failed (see status.ts recordFailure). */
+  onDamage?(err: unknown): void;
 }
 
 /** Host names a loopback client legitimately uses, with or without a port. */
@@ -97,7 +102,15 @@ export function createApi(deps: ApiDeps): Hono {
   });
   app.use(
     '*',
-    bodyLimit({ maxSize: deps.maxBodyBytes, onError: (c) => fail(c, 'payload-too-large', `request body over ${deps.maxBodyBytes} bytes`) }),
+    bodyLimit({
+      maxSize: deps.maxBodyBytes,
+      // The rest of the body is never read, so this connection cannot carry another request: say so, or a
+      // keep-alive client reuses it and gets a hang-up on its next, valid, request.
+      onError: (c) => {
+        c.header('connection', 'close');
+        return fail(c, 'payload-too-large', `request body over ${deps.maxBodyBytes} bytes`);
+      },
+    }),
   );
 
   /** Reads and validates a JSON body; a Response when it is not acceptable. */
@@ -135,12 +148,20 @@ export function createApi(deps: ApiDeps): Hono {
   const counted = async (kind: QueryKind, handler: () => Promise<Response> | Response, watched = true): Promise<Response> => {
     let res: Response | undefined;
     try {
+      const failed = deps.failure?.();
+      if (failed) return (res = errorResponse('index-failed', failed));
       const work = Promise.resolve().then(handler);
       const answer = watched ? await withDeadline(work, deadline) : await work;
       res = answer === TIMED_OUT
         ? errorResponse('query-timeout', `the query did not finish within ${deadline} ms; narrow it (a smaller k, budget or slots) or try again`)
         : answer;
       return res;
+    } catch (err) {
+      // SQLite met a damaged index: not a bug of this request (500) but a daemon that cannot answer (503), for good
+      const fault = sqliteFault(null, err);
+      if (!fault || !isDamage(fault)) throw err;
+      deps.onDamage?.(err);
+      return (res = errorResponse('index-failed', deps.failure?.() ?? fault.message));
     } finally {
       deps.countQuery(kind, res !== undefined && res.status < 400);
     }

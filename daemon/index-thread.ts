@@ -10,12 +10,13 @@ import { Worker } from 'node:worker_threads';
 import type { IndexProgress } from '../indexer/index-repository.ts';
 import type { JobResult, WorkerInit, WorkerMessage, WorkerRequest } from './index-worker.ts';
 import type { IndexJob } from './queue.ts';
+import { StoreError } from '../indexer/store/open.ts';
 
 /** Workers register tsx themselves, then load the TypeScript entry, whatever started the main thread. */
 const WORKER_BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
   .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./index-worker.ts', import.meta.url).href)}); })`;
 
-export type JobOutcome = { status: 'done'; result: JobResult } | { status: 'interrupted' } | { status: 'failed'; message: string };
+export type JobOutcome = { status: 'done'; result: JobResult } | { status: 'interrupted' } | { status: 'failed'; message: string; fault?: StoreError['code'] };
 
 export interface IndexThread {
   /** Opens the writer connection; rejects with the store's message (foreign, newer, corrupt index). */
@@ -62,14 +63,14 @@ export function createIndexThread(init: Omit<WorkerInit, 'stop'>, hooks: IndexTh
             /* checked again by the next thread */
           }
           resolve();
-        } else if (m.type === 'fatal') reject(new Error(m.message));
+        } else if (m.type === 'fatal') reject(m.fault ? new StoreError(m.message, m.fault) : new Error(m.message));
         else if (m.type === 'progress') {
           if (job?.id === m.id) job.onProgress(m.progress);
         } else if (m.type === 'done' || m.type === 'interrupted' || m.type === 'failed') {
           const j = job;
           job = null;
           if (!j) return;
-          j.resolve(m.type === 'done' ? { status: 'done', result: m.result } : m.type === 'interrupted' ? { status: 'interrupted' } : { status: 'failed', message: m.message });
+          j.resolve(m.type === 'done' ? { status: 'done', result: m.result } : m.type === 'interrupted' ? { status: 'interrupted' } : { status: 'failed', message: m.message, fault: m.fault });
         } else if (m.type === 'embedding' || m.type === 'embedding-failed') hooks.onEmbedding?.(m);
         else if (m.type === 'closed') closing?.();
       });
@@ -113,7 +114,7 @@ export function createIndexThread(init: Omit<WorkerInit, 'stop'>, hooks: IndexTh
       try {
         await ensure();
       } catch (err) {
-        return { status: 'failed', message: (err as Error).message };
+        return { status: 'failed', message: (err as Error).message, fault: err instanceof StoreError ? err.code : undefined };
       }
       return new Promise<JobOutcome>((resolve) => {
         job = { id: j.id, onProgress, resolve };

@@ -20,7 +20,7 @@ import { loadLanguage } from '../indexer/languages/registry.ts';
 import { LARGE_FILE_BYTES } from '../indexer/parse-pool.ts';
 import { resumeEmbedding } from '../indexer/embed/run.ts';
 import { activeDenseModel } from '../indexer/store/embeddings.ts';
-import { openStore, type DB } from '../indexer/store/open.ts';
+import { openStore, sqliteFault, storeFault, StoreError, type DB } from '../indexer/store/open.ts';
 import { CODE_LANGUAGES, type CodeLanguage } from '../indexer/types.ts';
 import type { IndexJob } from './queue.ts';
 
@@ -56,11 +56,12 @@ export interface JobResult {
 export type WorkerRequest = { type: 'run'; job: IndexJob; workers?: number } | { type: 'close' };
 export type WorkerMessage =
   | { type: 'ready' }
-  | { type: 'fatal'; message: string }
+  /** `fault`: the store's classification (StoreError code) when the index itself is at fault. */
+  | { type: 'fatal'; message: string; fault?: StoreError['code'] }
   | { type: 'progress'; id: number; progress: IndexProgress }
   | { type: 'done'; result: JobResult }
   | { type: 'interrupted'; id: number }
-  | { type: 'failed'; id: number; message: string }
+  | { type: 'failed'; id: number; message: string; fault?: StoreError['code'] }
   /** Background embedding of new objects with the index's dense model (between jobs). */
   | { type: 'embedding'; model: string; done: number; total: number; finished: boolean }
   | { type: 'embedding-failed'; message: string }
@@ -98,7 +99,8 @@ try {
   warmUp();
   embedInBackground();
 } catch (err) {
-  post({ type: 'fatal', message: (err as Error).message });
+  const fault = storeFault(init.db, err);
+  post({ type: 'fatal', message: (fault ?? (err as Error)).message, fault: fault?.code });
   port.close();
 }
 
@@ -189,7 +191,11 @@ async function run(job: IndexJob, workers: number | undefined): Promise<void> {
     });
   } catch (err) {
     if (err instanceof IndexInterrupted) post({ type: 'interrupted', id: job.id });
-    else post({ type: 'failed', id: job.id, message: (err as Error).message });
+    else {
+      // SQLite's faults (a damaged, full or read-only index) in the index's words; the service decides what they mean
+      const fault = sqliteFault(init.db, err);
+      post({ type: 'failed', id: job.id, message: (fault ?? (err as Error)).message, fault: fault?.code });
+    }
   }
 }
 

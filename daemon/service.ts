@@ -14,7 +14,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexProgress } from '../indexer/index-repository.ts';
-import { openStore, type DB } from '../indexer/store/open.ts';
+import { isDamage, openStore, sqliteFault, StoreError, storeFault, type DB } from '../indexer/store/open.ts';
+import { isUnwritable } from '../indexer/store/own-files.ts';
 import { storeCounts } from '../indexer/store/read.ts';
 import { createApi } from './api.ts';
 import { createBatcher, type Batch, type Batcher } from './batcher.ts';
@@ -29,7 +30,7 @@ import { listen, type Listening } from './server.ts';
 import { idleCollector } from './idle-gc.ts';
 import {
   countQuery, denseFromStore, initialState, recordBatch, recordBuildProgress, recordComplete, recordEmbedding, recordEmbeddingFailure,
-  recordError, snapshot,
+  recordError, recordFailure, snapshot,
 } from './status.ts';
 import { idleExit, type IdleExit } from './idle-exit.ts';
 import { fullBuildDone } from '../indexer/store/full-build.ts';
@@ -76,6 +77,12 @@ export class DaemonRunning extends Error {
   }
 }
 
+/** Why the daemon cannot keep its files in `.allot/` (unwritable, full, a link there), in one line. */
+function ownDirFault(dir: string, err: unknown): Error {
+  if (isUnwritable(err)) return new StoreError(`${dir} is not writable by you, so the daemon cannot keep its lock and log there (${(err as Error).message})`, 'readonly');
+  return storeFault(dir, err) ?? (err as Error);
+}
+
 /** A writer thread whose heap grew past this (MB) is replaced once the daemon has been quiet for RECYCLE_IDLE_MS. */
 const RECYCLE_HEAP_MB = 64;
 const RECYCLE_IDLE_MS = 5000;
@@ -90,7 +97,12 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
   const repo = opts.repo;
   if (!fs.existsSync(repo) || !fs.statSync(repo).isDirectory()) throw new Error(`not a directory: ${repo}`);
   const paths = daemonPaths(repo);
-  const lock = acquirePidFile(paths);
+  let lock: ReturnType<typeof acquirePidFile>;
+  try {
+    lock = acquirePidFile(paths);
+  } catch (err) {
+    throw ownDirFault(paths.dir, err);
+  }
   if (!lock.ok) throw new DaemonRunning(lock.pid, repo);
   const record = lock.record;
 
@@ -176,7 +188,19 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
     const fixed = { version: DAEMON_VERSION, pid: process.pid, nonce: record.nonce!, repo, db: opts.db, startedAt };
     const status = () => snapshot(state, fixed, pendingWork());
 
+    /** The index is damaged: refuse queries (503), stop indexing and watching, and say so in status and the log. */
+    const markFailed = (reason: string) => {
+      if (!recordFailure(state, `${reason} (stop the daemon first: \`allot stop\`)`)) return;
+      if (retryTimer) clearTimeout(retryTimer);
+      retryTimer = null;
+      events.publish({ type: 'error', message: state.health.reason! });
+      log(`index failed: ${state.health.reason}`);
+      void stopWatcher('stopped', 'the index is damaged');
+    };
+
     const runJob = async (job: IndexJob) => {
+      // Nothing more is written to a damaged index.
+      if (state.health.state === 'failed') return;
       const started = performance.now();
       if (recycleTimer) clearTimeout(recycleTimer);
       recycleTimer = null;
@@ -189,7 +213,18 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
         events.publish({ type: 'progress', id: job.id, progress: p });
       });
       state.indexing.progress = null;
-      state.counts = storeCounts(db);
+      try {
+        state.counts = storeCounts(db);
+      } catch (err) {
+        const fault = sqliteFault(opts.db, err);
+        if (!fault || !isDamage(fault)) throw err;
+        markFailed(fault.message);
+        return;
+      }
+      if (outcome.status === 'failed' && outcome.fault && isDamage({ code: outcome.fault })) {
+        markFailed(outcome.message);
+        return;
+      }
       const finishedAt = new Date().toISOString();
       if (outcome.status === 'done') {
         const r = outcome.result;
@@ -319,6 +354,8 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       status,
       queries,
       events,
+      failure: () => (state.health.state === 'failed' ? state.health.reason : null),
+      onDamage: (err) => markFailed((sqliteFault(opts.db, err) ?? (err as Error)).message),
       countQuery: (kind, ok) => {
         countQuery(state, kind, ok);
         idleGc.touch();

@@ -16,6 +16,7 @@ export interface DaemonState {
   queries: DaemonStatus['queries'];
   lastError: DaemonStatus['lastError'];
   dense: DenseStatus;
+  health: DaemonStatus['health'];
   /** Set with `--idle-exit`: the quiet minutes after which the daemon stops, and when that will be. */
   idleExit?: { minutes: number; deadline(): string };
 }
@@ -55,7 +56,21 @@ export function initialState(counts: StoreCounts, dense: DenseStatus = denseFrom
       errors: 0,
     },
     lastError: null,
+    health: { state: 'ok', reason: null },
   };
+}
+
+/**
+ * The index is damaged: status says so for good (indexing `failed`, the reason as health and last error) and
+ * queries are refused until it is rebuilt. Returns false when it was already marked.
+ */
+export function recordFailure(state: DaemonState, reason: string, now = new Date()): boolean {
+  if (state.health.state === 'failed') return false;
+  state.health = { state: 'failed', reason };
+  state.indexing.state = 'failed';
+  state.indexing.progress = null;
+  recordError(state, reason, now);
+  return true;
 }
 
 export function countQuery(state: DaemonState, kind: QueryKind, ok: boolean): void {
@@ -93,6 +108,7 @@ export function snapshot(
     watcher: { ...state.watcher },
     queries: { ...state.queries },
     dense: { ...state.dense },
+    health: { ...state.health },
     lastError: state.lastError && { ...state.lastError },
     idleExit: state.idleExit ? { minutes: state.idleExit.minutes, exitsAt: state.idleExit.deadline() } : null,
   };

@@ -71,6 +71,8 @@ export const ERROR_STATUS = {
   'payload-too-large': 413,
   internal: 500,
   'index-building': 503,
+  /** The index is damaged (or was replaced by something allot will not read): see `health.reason`. */
+  'index-failed': 503,
   /** The query watchdog's answer: not done within the deadline (`ALLOT_QUERY_TIMEOUT_MS`). */
   'query-timeout': 503,
   'shutting-down': 503,
@@ -162,6 +164,8 @@ export interface DaemonStatus {
     symbols: number; references: number; outline: number; read: number; continue: number; errors: number;
   };
   dense: DenseStatus;
+  /** `failed` once the index is found damaged (a query or a batch met it): queries answer 503 `index-failed` until it is rebuilt. */
+  health: { state: 'ok' | 'failed'; reason: string | null };
   lastError: { message: string; at: string } | null;
   /** With `--idle-exit MINUTES`: the daemon stops once no request has arrived for that long (at `exitsAt` if none does). */
   idleExit: { minutes: number; exitsAt: string } | null;

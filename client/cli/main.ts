@@ -69,6 +69,10 @@ function failure(err: unknown): { line: string; code: number } {
 }
 
 async function main(argv: string[]): Promise<void> {
+  // A reader that went away (`allot search ... | head`) is not an error worth a stack trace.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+  });
   try {
     await buildProgram().exitOverride().parseAsync(argv);
   } catch (err) {

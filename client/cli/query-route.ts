@@ -10,7 +10,7 @@ import type { ContextAnswer } from '../../daemon/types.ts';
 import type { SearchHit } from '../../indexer/retrieve/search.ts';
 import { createQueryEngine, type QueryEngine } from '../../daemon/queries.ts';
 import type { RetrievalOptions } from '../../indexer/retrieve/select.ts';
-import { openStore, type DB } from '../../indexer/store/open.ts';
+import { openStore, sqliteFault, type DB } from '../../indexer/store/open.ts';
 import { activeEmbedder } from '../../indexer/embed/active.ts';
 import { UsageError } from './repo.ts';
 import { createClient, DaemonError, DaemonUnreachable, findDaemon, startDaemonProcess, type AllotClient } from '../lib/index.ts';
@@ -40,10 +40,12 @@ function inProcess(repo: string, dbFile: string): QueryRoute {
     }
     return engine;
   };
+  // A damaged index met half-way through a query: the index's words, not SQLite's.
+  const faults = <T>(p: Promise<T>) => p.catch((err: unknown) => { throw sqliteFault(dbFile, err) ?? err; });
   return {
     via: 'in-process',
-    search: async (query, k, retrieval) => open().search(query, k, retrieval),
-    context: async (query, options, retrieval) => open().context(query, options, retrieval),
+    search: async (query, k, retrieval) => faults(open().search(query, k, retrieval)),
+    context: async (query, options, retrieval) => faults(open().context(query, options, retrieval)),
     denseOff: async () => {
       open();
       const d = await activeEmbedder(db!);

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { daemonPaths, readDaemonInfo, type DaemonInfo } from '../../daemon/config.ts';
 import { isSameProcess, isStale, readPidRecord, removeStale, type PidRecord } from '../../daemon/lifecycle.ts';
-import { ensureOwnDir, openOwnFile, readOwnFile } from '../../indexer/store/own-files.ts';
+import { ensureOwnDir, openOwnFile, OwnFileError, readOwnFile } from '../../indexer/store/own-files.ts';
 import type { DaemonStatus } from '../../daemon/types.ts';
 import { requestJson } from './transport.ts';
 
@@ -93,6 +93,16 @@ function readTail(file: string, size: number, bytes: number): string {
   }
 }
 
+/**
+ * What a daemon that exited early said: the one-line error (`allot: ...`) it ends with, else its last line.
+ * @example whyItExited('2026-01-01T00:00:00.000Z starting\nallot: the index x is read-only') // 'the index x is read-only'
+ */
+export function whyItExited(tail: string): string {
+  const lines = tail.split('\n').filter((l) => l.trim());
+  const said = lines.filter((l) => l.startsWith('allot: ')).at(-1);
+  return said ? said.slice('allot: '.length) : lines.at(-1) ?? 'it wrote nothing to its log';
+}
+
 /** Keeps the log from growing without bound: one previous generation is kept (renames move links, never follow them). */
 function rotateLog(file: string, maxBytes = 8 * 1024 * 1024): void {
   try {
@@ -126,9 +136,15 @@ export async function startDaemonProcess(repo: string, opts: StartOptions = {}):
   let exited: { code: number | null } | null = null;
   if (found.state !== 'starting') {
     const paths = daemonPaths(repo);
-    ensureOwnDir(paths.dir);
-    rotateLog(paths.log);
-    const fd = openOwnFile(paths.log, 'append');
+    let fd: number;
+    try {
+      ensureOwnDir(paths.dir);
+      rotateLog(paths.log);
+      fd = openOwnFile(paths.log, 'append');
+    } catch (err) {
+      if (err instanceof OwnFileError) throw err;
+      throw new DaemonProcessError(`cannot start the daemon: cannot write its log ${paths.log} (${(err as Error).message})`);
+    }
     const args = [BIN, ...(opts.db ? ['--db', opts.db] : []), 'serve', repo];
     if (opts.socket) args.push('--socket', opts.socket);
     if (opts.port) args.push('--port', String(opts.port));
@@ -147,8 +163,7 @@ export async function startDaemonProcess(repo: string, opts: StartOptions = {}):
     if (now.state === 'running') return { info: now.info, status: now.status, started: found.state !== 'starting' };
     // Our child gave up (say, another start won the lock and is still coming up): keep waiting for that one.
     if (exited && now.state !== 'starting') {
-      const tail = logTail(repo);
-      throw new DaemonProcessError(`the daemon exited (code ${(exited as { code: number | null }).code}) before answering${tail ? `; its log says:\n${tail}` : ''}`);
+      throw new DaemonProcessError(`the daemon could not start (exit code ${(exited as { code: number | null }).code}): ${whyItExited(logTail(repo))}`);
     }
     await sleep(50);
   }

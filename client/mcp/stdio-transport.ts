@@ -6,13 +6,14 @@
  * gets either handed to the server or a JSON-RPC error:
  *   - a line over 10 MB: discarded as it streams (never buffered whole), answered -32600;
  *   - not JSON: -32700 parse error;
- *   - JSON but not a JSON-RPC message: -32600 invalid request, with its id when it has one.
+ *   - JSON but not a JSON-RPC message: -32600 invalid request, with its id when it has one;
+ *   - a request of a known method whose params do not fit it: -32602 invalid params.
  * A progress token may be any string or number (the spec's `ProgressToken`);
  * the SDK keeps only integers, so a fractional one is dropped from the request
  * (allot sends no progress, so nothing is lost) instead of the request.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ClientRequestSchema, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /** The longest message line read (bytes, without the newline). */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -20,6 +21,23 @@ export const MAX_LINE_BYTES = 10 * 1024 * 1024;
 /** JSON-RPC 2.0 error codes. */
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
+export const INVALID_PARAMS = -32602;
+
+/** The schema of each request a client may send, by method: params that fail it are the client's error (-32602). */
+const REQUESTS = new Map(
+  ClientRequestSchema.options.map((schema) => [(schema.shape.method as unknown as { value: string }).value, schema] as const),
+);
+
+/** For a request of a known method whose params do not fit: why, as `path: message`; otherwise null. */
+function paramsProblem(message: JSONRPCMessage): string | null {
+  const m = message as { id?: unknown; method?: unknown };
+  if (m.id === undefined || typeof m.method !== 'string') return null;
+  const schema = REQUESTS.get(m.method);
+  const r = schema?.safeParse(message);
+  if (!r || r.success) return null;
+  const issue = r.error.issues[0];
+  return issue ? `${issue.path.join('.') || 'params'}: ${issue.message}` : 'params do not fit the method';
+}
 
 type Id = string | number | null;
 export type LineOutcome = { message: JSONRPCMessage } | { reply: JSONRPCMessage } | null;
@@ -68,7 +86,11 @@ export function readLine(line: string): LineOutcome {
     return { reply: errorReply(null, PARSE_ERROR, `Parse error: ${(err as Error).message}`) };
   }
   const parsed = JSONRPCMessageSchema.safeParse(withoutUnheldProgressToken(json));
-  if (parsed.success) return { message: parsed.data };
+  if (parsed.success) {
+    // (the SDK would answer these with -32603 "internal error" and a dump of its schema's complaint)
+    const problem = paramsProblem(parsed.data);
+    return problem ? { reply: errorReply(idOf(json), INVALID_PARAMS, `Invalid params: ${problem}`) } : { message: parsed.data };
+  }
   const where = parsed.error.issues[0];
   const detail = where && where.code !== 'invalid_union' && where.path.length
     ? `${where.path.join('.')}: ${where.message}`

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { checkOwnFile, ensureDatabaseDir, OwnFileError, prepareDatabaseFile, verifyDatabaseFiles } from './own-files.ts';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { checkOwnFile, ensureDatabaseDir, isUnwritable, OwnFileError, prepareDatabaseFile, verifyDatabaseFiles } from './own-files.ts';
 
 export type DB = Database.Database;
 
@@ -89,11 +89,37 @@ export function defaultDbPath(repo: string): string {
   return path.join(repo, '.allot', 'index.db');
 }
 
+/** storeFault for SQLite's own errors only (a file the query reads from the repository failing is not the index's fault). */
+export function sqliteFault(at: string | null, err: unknown): StoreError | null {
+  if (err instanceof StoreError) return err;
+  return String((err as { code?: unknown })?.code ?? '').startsWith('SQLITE_') ? storeFault(at, err) : null;
+}
+
+/** Faults that leave an index unusable for reading (damage, a foreign file), as opposed to a full disk or a read-only one. */
+export function isDamage(fault: Pick<StoreError, 'code'>): boolean {
+  return fault.code === 'corrupt' || fault.code === 'foreign' || fault.code === 'unsafe' || fault.code === 'io';
+}
+
+/** What `allot index --check` runs: the full `integrity_check` and the foreign keys. */
+export function checkWholeStore(db: DB, file: string): void {
+  checkIntegrity(db, file, true);
+  let fk: unknown[];
+  try {
+    fk = db.pragma('foreign_key_check') as unknown[];
+  } catch (err) {
+    throw storeFault(file, err) ?? err;
+  }
+  if (fk.length) throw new StoreError(`the index ${file} is damaged (${fk.length} rows break a foreign key): run \`allot index --rebuild\` to move it aside and index anew`, 'corrupt');
+}
+
 /**
  * A file shorter than its own header says was truncated (SQLite would read the missing pages as zeros and fail
  * later, or answer from half a table). Reads 100 bytes, so every open can afford it; `quick_check` finds the rest.
+ * Only without a WAL: with one, the file may legitimately be shorter until its next checkpoint.
  */
 function checkLength(file: string): void {
+  // Pages still in the WAL (a checkpoint cut short by a full disk, say) are read from there: the main file may be shorter.
+  if ((checkOwnFile(`${file}-wal`)?.size ?? 0) > 0) return;
   const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
   try {
     const header = Buffer.alloc(100);
@@ -108,6 +134,52 @@ function checkLength(file: string): void {
     }
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+// URI file names, for `immutable=1` below (better-sqlite3 reads this once, when its native addon loads on the
+// first open, and every open is here). Paths allot passes are absolute, so none is mistaken for a URI.
+process.env.SQLITE_USE_URI ??= '1';
+
+/**
+ * A read-only index in a folder this user cannot write, with no WAL to replay: SQLite cannot create the -shm a
+ * WAL-mode database needs even for reading, so such an index is read as immutable (no locks, no -shm), which it
+ * is for this user: nobody can write it without writing the folder too.
+ */
+function frozen(file: string): boolean {
+  if ((checkOwnFile(`${file}-wal`)?.size ?? 0) > 0) return false;
+  try {
+    fs.accessSync(path.dirname(file), fs.constants.W_OK);
+    return false;
+  } catch (err) {
+    return isUnwritable(err);
+  }
+}
+
+function immutableUri(file: string): string {
+  return `${pathToFileURL(file).href}?immutable=1`;
+}
+
+/**
+ * A writable open needs the database and its folder (SQLite creates -wal and -shm there) writable: said up front,
+ * as what it is (SQLite would report "unable to open database file" or worse, later, half-way through a write).
+ */
+function checkWritable(file: string, exists: boolean): void {
+  const unwritable = (p: string) => {
+    try {
+      fs.accessSync(p, fs.constants.W_OK);
+      return false;
+    } catch (err) {
+      if (isUnwritable(err)) return true;
+      throw err;
+    }
+  };
+  const dir = path.dirname(file);
+  if (exists && unwritable(file)) {
+    throw new StoreError(`the index ${file} is read-only (not writable by you): \`allot search\` and \`allot context\` still answer from it, but it cannot be updated`, 'readonly');
+  }
+  if (unwritable(dir)) {
+    throw new StoreError(`the folder ${dir} is not writable by you, so the index ${file} cannot be ${exists ? 'updated (searches still answer from it)' : 'created there'}`, 'readonly');
   }
 }
 
@@ -143,14 +215,19 @@ export function openStore(file: string, opts: { readonly?: boolean; quickCheck?:
     ensureDatabaseDir(file, { create: !readonly });
     exists = (checkOwnFile(file)?.size ?? 0) > 0;
     if (!exists && readonly) throw new StoreError(`no index at ${file}: run \`allot index\` first`, 'io');
+    if (!readonly) checkWritable(file, exists);
     ino = prepareDatabaseFile(file, { readonly });
     if (exists) checkLength(file);
   } catch (err) {
+    const dir = path.dirname(file);
+    if (isUnwritable(err) && !fs.existsSync(dir)) {
+      throw new StoreError(`cannot create ${dir} for the index: ${path.dirname(dir)} is not writable by you (pass --db to keep the index elsewhere)`, 'readonly');
+    }
     throw storeFault(file, err) ?? err;
   }
   let db: DB;
   try {
-    db = new Database(file, { readonly, fileMustExist: true });
+    db = new Database(readonly && frozen(file) ? immutableUri(file) : file, { readonly, fileMustExist: true });
   } catch (err) {
     throw storeFault(file, err) ?? new StoreError(`cannot open ${file}: ${(err as Error).message}`, 'io');
   }

@@ -64,11 +64,14 @@ export function isUnwritable(err: unknown): boolean {
   return code === 'EACCES' || code === 'EPERM' || code === 'EROFS';
 }
 
-/** Makes an existing own file or folder private to its owner (0600 / 0700) unless it already is; read-only systems are left as they are. */
-function makePrivate(file: string, st: fs.Stats, mode: number): void {
-  if ((st.mode & 0o777) === mode) return;
+/**
+ * Makes an existing own file or folder private to its owner: group and other bits are cleared, the owner's are
+ * left as they are (a read-only index stays read-only). Read-only file systems and other owners' files are left alone.
+ */
+function makePrivate(file: string, st: fs.Stats): void {
+  if ((st.mode & 0o077) === 0) return;
   try {
-    fs.chmodSync(file, mode);
+    fs.chmodSync(file, st.mode & 0o700);
   } catch (err) {
     if (!isUnwritable(err)) throw err;
   }
@@ -88,7 +91,7 @@ export function ensureOwnDir(dir: string, opts: { create?: boolean } = {}): void
   if (st.isSymbolicLink()) throw refusal(dir, 'a symbolic link');
   if (!st.isDirectory()) throw new OwnFileError(`refusing to use ${dir}: it is ${kindOf(st)}, where allot keeps its folder; remove it and try again`);
   if (opts.create === false) return;
-  makePrivate(dir, st, 0o700);
+  makePrivate(dir, st);
   writeGitignore(dir);
 }
 
@@ -151,7 +154,7 @@ export function openOwnFile(file: string, how: 'append' | 'create' | 'read'): nu
   }
   if (how !== 'read' && (st.mode & 0o077) !== 0) {
     try {
-      fs.fchmodSync(fd, 0o600);
+      fs.fchmodSync(fd, st.mode & 0o700);
     } catch (err) {
       if (!isUnwritable(err)) throw err;
     }
@@ -210,6 +213,21 @@ export function verifyDatabaseFiles(file: string, ino: number | null): void {
   if (ino !== null && st && st.ino !== ino) throw new OwnFileError(`refusing to use ${file}: it was replaced while it was being opened`);
   for (const suffix of DB_SIDE_FILES) {
     const side = checkOwnFile(file + suffix);
-    if (side) makePrivate(file + suffix, side, 0o600);
+    if (side) makePrivate(file + suffix, side);
   }
+}
+
+/**
+ * Moves a database and the files SQLite keeps beside it aside as `<file>.bad-<time>[-wal|-shm|-journal]`
+ * (renames: nothing is deleted, and a link is refused, never followed). Returns the new name of the database,
+ * or null when there was none.
+ */
+export function moveDatabaseAside(file: string, now = new Date()): string | null {
+  checkDatabaseFiles(file);
+  if (!lstatOrNull(file)) return null;
+  const aside = `${file}.bad-${now.toISOString().replace(/[:.]/g, '-')}`;
+  for (const suffix of ['', ...DB_SIDE_FILES]) {
+    if (lstatOrNull(file + suffix)) fs.renameSync(file + suffix, aside + suffix);
+  }
+  return aside;
 }

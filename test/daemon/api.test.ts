@@ -98,6 +98,8 @@ describe('API requests', () => {
     const big = await req('/v1/search', post(JSON.stringify({ query: 'x'.repeat(2000) })));
     expect(big.status).toBe(413);
     expect((await json(big)).error.code).toBe('payload-too-large');
+    // the rest of that body is never read: the connection must not be reused for another request
+    expect(big.headers.get('connection')).toBe('close');
     expect(calls).toEqual([]);
     const ok = await req('/v1/search', post('{"query":"cart"}'));
     expect(ok.status).toBe(200);

@@ -111,6 +111,7 @@ describe('index state in tool results', () => {
       served: 5, search: 0, context: 5, objects: 0, files: 0, arbitrate: 0, inventory: 0, select: 0, symbols: 0, references: 0, outline: 0, read: 0, continue: 0, errors: 0,
     },
     lastError: null,
+    health: { state: 'ok', reason: null },
     dense: { state: 'off', model: null, embedded: 0, objects: 0, rate: null, reason: 'no vectors' },
     idleExit: over.state === 'idle' ? { minutes: 30, exitsAt: '2030-01-01T00:00:00.000Z' } : null,
   }) as DaemonStatus;

@@ -1,27 +1,13 @@
 // Shared set-up of the reliability tests: a hostile repository (a copy of a
 // fixture) beside a sentinel folder that nothing of allot may ever write to,
 // and a fingerprint of that folder to prove it.
-import crypto from 'node:crypto';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
 import { copyFixture, tempDir } from '../helpers/repo.ts';
-
-/** Every entry under `dir` (links not followed) with its kind, mode, size and content hash. */
-export function fingerprint(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (abs: string, rel: string) => {
-    const st = fs.lstatSync(abs);
-    const mode = (st.mode & 0o7777).toString(8);
-    if (st.isDirectory()) {
-      out[rel || '.'] = `dir ${mode}`;
-      for (const name of fs.readdirSync(abs).sort()) walk(path.join(abs, name), rel ? `${rel}/${name}` : name);
-    } else if (st.isSymbolicLink()) out[rel] = `link -> ${fs.readlinkSync(abs)}`;
-    else if (st.isFile()) out[rel] = `file ${mode} ${st.size} ${crypto.createHash('sha1').update(fs.readFileSync(abs)).digest('hex')}`;
-    else out[rel] = `other ${mode}`;
-  };
-  walk(dir, '');
-  return out;
-}
+export { fingerprint } from './fingerprint.ts';
 
 export interface Hostile {
   /** The repository (symlinks resolved). */
@@ -53,4 +39,59 @@ export function plantLink(repo: string, name: string, target: string): string {
 /** Mode bits of a path (links not followed). */
 export function modeOf(p: string): number {
   return fs.lstatSync(p).mode & 0o777;
+}
+
+/**
+ * Permission faults need a user the file modes apply to: root ignores them. As root, commands run as `nobody`
+ * through setpriv (the tree they touch handed to that user); as anyone else, as themselves.
+ */
+export const UNPRIVILEGED = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : null;
+
+/** Hands `dir` (recursively) to the user permission tests run as. */
+export function handOver(dir: string): void {
+  if (!UNPRIVILEGED) return;
+  const walk = (p: string) => {
+    fs.lchownSync(p, UNPRIVILEGED.uid, UNPRIVILEGED.gid);
+    if (fs.lstatSync(p).isDirectory()) for (const n of fs.readdirSync(p)) walk(path.join(p, n));
+  };
+  walk(dir);
+}
+
+/** The command line that runs `allot args` as that user. */
+export function unprivileged(bin: string, args: string[]): { command: string; args: string[] } {
+  if (!UNPRIVILEGED) return { command: process.execPath, args: [bin, ...args] };
+  return { command: 'setpriv', args: [`--reuid=${UNPRIVILEGED.uid}`, `--regid=${UNPRIVILEGED.gid}`, '--clear-groups', process.execPath, bin, ...args] };
+}
+
+/** Whether this machine lets us mount a small tmpfs in a user namespace (`unshare -rm`), to fill a disk for real. */
+export function canMountTmpfs(): boolean {
+  const dir = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'allot-tmpfs-probe-'));
+  try {
+    return spawnSync('unshare', ['-rm', 'sh', '-c', `mount -t tmpfs -o size=64k tmpfs ${dir}`], { stdio: 'ignore' }).status === 0;
+  } catch {
+    return false;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface Ran { status: number | null; stdout: string; stderr: string }
+
+/** Runs a command without blocking and captures its output. */
+export function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** A failed command: exit 2 and exactly one line on stderr, matching `pattern`. */
+export function expectOneLine(r: Ran, pattern: RegExp): void {
+  expect(r.status, r.stderr).toBe(2);
+  expect(r.stderr.trimEnd().split('\n'), r.stderr).toHaveLength(1);
+  expect(r.stderr).toMatch(pattern);
 }

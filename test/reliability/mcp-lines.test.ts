@@ -1,7 +1,7 @@
 // The MCP transport's line reading (issue 17, item 8), pure: every line is a message or a JSON-RPC error, a
 // line over the limit is answered once and skipped as it streams, whatever the chunk boundaries.
 import { describe, expect, it } from 'vitest';
-import { INVALID_REQUEST, leadingId, lineSplitter, PARSE_ERROR, readLine } from '../../client/mcp/stdio-transport.ts';
+import { INVALID_PARAMS, INVALID_REQUEST, leadingId, lineSplitter, PARSE_ERROR, readLine } from '../../client/mcp/stdio-transport.ts';
 
 /** Feeds `text` in chunks of `size` bytes; returns what the splitter reported. */
 function split(text: string, max: number, size: number): string[] {
@@ -39,6 +39,11 @@ describe('MCP lines', () => {
     expect(reply('{"jsonrpc":"2.0","id":"s","method":"tools/call","params":{"_meta":{"progressToken":{}}}}')).toMatchObject({
       id: 's', error: { code: INVALID_REQUEST, message: expect.stringMatching(/progressToken must be a string or a number/) },
     });
+    // a known method with params that do not fit it: the client's error (-32602), not an internal one
+    expect(reply('{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"search_code","arguments":null}}')).toMatchObject({
+      id: 6, error: { code: INVALID_PARAMS, message: expect.stringMatching(/^Invalid params: params\.arguments: /) },
+    });
+    expect(readLine('{"jsonrpc":"2.0","id":7,"method":"no/such/method"}')).toMatchObject({ message: { id: 7 } });
     expect(readLine('   ')).toBeNull();
     for (const token of ['t', 0, 7, -3, 1.5]) {
       const o = readLine(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', _meta: { progressToken: token } } }));

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { stopDaemonProcess } from '../../client/lib/index.ts';
 import { openStore } from '../../indexer/store/open.ts';
 import { allotAsync, killDaemons, track, waitFor } from '../helpers/daemon.ts';
-import { fingerprint, hostileRepo, modeOf, plantLink, type Hostile } from './harness.ts';
+import { expectOneLine, fingerprint, hostileRepo, modeOf, plantLink, type Hostile } from './harness.ts';
 
 // CLI processes take seconds each on a loaded machine
 const T = { timeout: 120_000 };
@@ -24,12 +24,7 @@ function hostile(): Hostile {
   return h;
 }
 
-/** A failed command: exit 2 and exactly one line on stderr, matching `pattern`. */
-function expectRefusal(r: { status: number | null; stderr: string }, pattern: RegExp): void {
-  expect(r.status, r.stderr).toBe(2);
-  expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
-  expect(r.stderr).toMatch(pattern);
-}
+const expectRefusal = expectOneLine;
 
 describe.concurrent('own files are never followed through links', () => {
   it('a committed .allot/index.db link: index and search refuse, nothing appears at the target', T, async () => {

@@ -2,7 +2,10 @@ import type { Command } from 'commander';
 import { indexRepository } from '../../../indexer/index-repository.ts';
 import { EMBED_CHOICES, runEmbedding, type EmbedChoice } from '../../../indexer/embed/run.ts';
 import { ModelError } from '../../../indexer/embed/types.ts';
-import { openStore, storeFault } from '../../../indexer/store/open.ts';
+import { checkWholeStore, openStore, storeFault } from '../../../indexer/store/open.ts';
+import { moveDatabaseAside } from '../../../indexer/store/own-files.ts';
+import { storeCounts } from '../../../indexer/store/read.ts';
+import { findDaemon } from '../../lib/daemon-process.ts';
 import type { IndexSummary } from '../../../indexer/types.ts';
 import { progressReporter } from '../progress.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
@@ -53,6 +56,35 @@ async function embed(dbFile: string, choice: EmbedChoice, opts: { model?: string
   }
 }
 
+interface IndexFlags { workers?: number; maxFileBytes: number; json?: boolean; embed?: string; model?: string; retrain?: boolean; check?: boolean; rebuild?: boolean }
+
+/** `allot index --check`: the full integrity check, read-only. */
+function checkIndex(dbFile: string, json?: boolean): void {
+  const db = openStore(dbFile, { readonly: true });
+  try {
+    const started = performance.now();
+    checkWholeStore(db, dbFile);
+    const counts = storeCounts(db);
+    const seconds = (performance.now() - started) / 1000;
+    process.stdout.write(json
+      ? JSON.stringify({ db: dbFile, ok: true, seconds, files: counts.files, objects: counts.objects }) + '\n'
+      : `the index ${dbFile} is sound (integrity and foreign keys checked in ${seconds.toFixed(2)} s; ${counts.files} files, ${counts.objects} objects)\n`);
+  } finally {
+    db.close();
+  }
+}
+
+/** `allot index --rebuild`: the old index moves aside (renamed, never deleted; links refused) unless a daemon has it open. */
+async function moveAside(repo: string, dbFile: string): Promise<void> {
+  const found = await findDaemon(repo);
+  if (found.state === 'running' && found.info.db === dbFile) {
+    throw new UsageError(`the daemon (pid ${found.info.pid}) has ${dbFile} open: \`allot stop\` first, then \`allot index --rebuild\``);
+  }
+  if (found.state === 'starting') throw new UsageError(`a daemon (pid ${found.pid}) is starting for ${repo}: \`allot stop\` first, then \`allot index --rebuild\``);
+  const aside = moveDatabaseAside(dbFile);
+  if (aside) process.stderr.write(`allot: moved the old index aside to ${aside} (delete it once you no longer need it)\n`);
+}
+
 export function registerIndex(program: Command): void {
   program
     .command('index [repo]')
@@ -63,9 +95,14 @@ export function registerIndex(program: Command): void {
     .option('--embed <embedder>', `then embed objects for dense retrieval: ${EMBED_CHOICES.join(', ')} (repo: a model trained on this repository; model: a transformers.js model folder; none: drop vectors)`)
     .option('--model <dir>', 'with --embed model: the model folder (default: ALLOT_MODEL_DIR, else `allot model fetch`\'s)')
     .option('--retrain', 'with --embed repo: train the repository model anew instead of reusing the one the index keeps')
-    .action(async (repoArg: string | undefined, opts: { workers?: number; maxFileBytes: number; json?: boolean; embed?: string; model?: string; retrain?: boolean }, cmd: Command) => {
+    .option('--check', 'check the whole index (integrity and foreign keys) without changing it: exit 0 when sound, 2 with what is damaged')
+    .option('--rebuild', 'start over: move the index and its -wal/-shm aside (<db>.bad-<time>), then index anew')
+    .action(async (repoArg: string | undefined, opts: IndexFlags, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
       const repo = resolveRepo(repoArg ?? global.repo);
+      if (opts.check && opts.rebuild) throw new UsageError('--check and --rebuild do not go together');
+      if (opts.check) return checkIndex(resolveDb(repo, global.db), opts.json);
+      if (opts.rebuild) await moveAside(repo, resolveDb(repo, global.db));
       if (opts.workers !== undefined && !(opts.workers >= 0)) throw new UsageError('--workers must be a number >= 0');
       if (!(opts.maxFileBytes > 0)) throw new UsageError('--max-file-bytes must be a positive number');
       if (opts.embed !== undefined && !(EMBED_CHOICES as readonly string[]).includes(opts.embed)) {

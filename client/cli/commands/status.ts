@@ -38,6 +38,7 @@ export function formatStatus(s: DaemonStatus, address: string): string {
     `  watcher     ${s.watcher.state}${s.watcher.error ? ` (${s.watcher.error})` : ''}, ${s.watcher.events} change event(s)`,
     `  queries     ${q.served} served (search ${q.search}, context ${q.context}, objects ${q.objects}, files ${q.files}), ${q.errors} error(s)`,
     `  dense       ${denseLine(s.dense)}`,
+    `  health      ${s.health?.state === 'failed' ? `FAILED: ${s.health.reason}` : 'ok'}`,
     `  last error  ${s.lastError ? `${s.lastError.message} (${s.lastError.at})` : 'none'}`,
     ...(s.idleExit ? [`  idle exit   after ${s.idleExit.minutes} minute(s) without a request (at ${s.idleExit.exitsAt} if none comes)`] : []),
   ].join('\n');
