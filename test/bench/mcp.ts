@@ -78,7 +78,8 @@ async function main(): Promise<void> {
     const http = await connect({ repo });
     const db = openStore(path.join(repo, '.allot/index.db'), { readonly: true });
     const queries = drawQueries(db, 200);
-    const inputs = drawSymbolInputs(db, 200);
+    // Distinct inputs for every timed call: nothing is answered twice.
+    const inputs = drawSymbolInputs(db, WARMUP + toolCalls);
     db.close();
 
     for (let i = 0; i < WARMUP; i++) {
@@ -120,19 +121,21 @@ async function main(): Promise<void> {
       { tool: 'file_outline', args: (i) => ({ path: inputs.files[i % inputs.files.length] }), direct: (a) => http.fileOutline(a as never) },
       { tool: 'read_file', args: (i) => inputs.windows[i % inputs.windows.length], direct: (a) => http.readFile(a as never) },
     ];
-    console.log(`\nsymbol tools, warm, ${toolCalls} calls each per path (after one pass over ${inputs.names.length}+ distinct inputs)`);
+    console.log(`\nsymbol tools: ${toolCalls} timed calls per path, each on an input not asked before (after ${WARMUP} warm-up calls)`);
     for (const t of symbolTools) {
-      for (let i = 0; i < 200; i++) await t.direct(t.args(i));
+      for (let i = 0; i < WARMUP; i++) await t.direct(t.args(i));
       const viaTool: number[] = [];
       const direct: number[] = [];
       const cpu0 = daemonCpuSeconds(daemonPid);
-      for (let i = 0; i < toolCalls; i++) {
-        let t0 = performance.now();
-        await tool(t.tool, t.args(i));
-        viaTool.push(performance.now() - t0);
-        t0 = performance.now();
-        await t.direct(t.args(i));
-        direct.push(performance.now() - t0);
+      for (let i = WARMUP; i < WARMUP + toolCalls; i++) {
+        // Both paths on the same input, alternating which goes first.
+        const order = i % 2 === 0 ? (['mcp', 'http'] as const) : (['http', 'mcp'] as const);
+        for (const p of order) {
+          const t0 = performance.now();
+          if (p === 'mcp') await tool(t.tool, t.args(i));
+          else await t.direct(t.args(i));
+          (p === 'mcp' ? viaTool : direct).push(performance.now() - t0);
+        }
       }
       const cpuMs = ((daemonCpuSeconds(daemonPid) - cpu0) * 1000) / (2 * toolCalls);
       console.log(

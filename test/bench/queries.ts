@@ -35,5 +35,5 @@ export function drawSymbolInputs(db: ReturnType<typeof openStore>, n: number): S
     const startLine = 1 + ((i * 37) % Math.max(1, f.lines - 40));
     return { path: f.path, startLine, endLine: Math.min(f.lines, startLine + 39) };
   });
-  return { names, referenced: pick(referenced, n), files: pick(files.map((f) => f.path), n), windows };
+  return { names: [...new Set(names)], referenced: pick(referenced, n), files: [...new Set(pick(files.map((f) => f.path), n))], windows };
 }
