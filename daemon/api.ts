@@ -13,7 +13,8 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import type { EventBus } from './events.ts';
-import { QueryError, type QueryEngine } from './queries.ts';
+import type { Completeness, QueryAnswers } from './queries.ts';
+import { QueryError } from './query-error.ts';
 import { buildText } from './status.ts';
 import { parseContinueRequest } from './continue.ts';
 import { parseOutlineRequest, parseReadFileRequest, parseReferencesRequest, parseSymbolRequest } from './symbol-requests.ts';
@@ -36,9 +37,11 @@ export interface ApiDeps {
   token: string;
   maxBodyBytes: number;
   status(): DaemonStatus;
-  queries: QueryEngine;
+  queries: QueryAnswers;
   events: EventBus;
   countQuery(kind: QueryKind, ok: boolean): void;
+  /** Whether the index is complete, and how far its running build is when not (read on this thread: it is the daemon's state). */
+  completeness(): Completeness;
   /** Any authenticated request arrived (`--idle-exit` counts quiet time from the last one). */
   onRequest?(): void;
   /** Seconds between keep-alive comments on the event stream. */
@@ -126,7 +129,7 @@ export function createApi(deps: ApiDeps): Hono {
    * "nothing" or a fraction: say why instead, unless the client asked for what is indexed so far.
    */
   const notReady = (c: Context): Response | null => {
-    const state = deps.queries.completeness();
+    const state = deps.completeness();
     if (state.complete || c.req.header(PARTIAL_HEADER) !== undefined) return null;
     return fail(c, 'index-building', `the index is still being built (${buildText(state.progress)}); try again shortly`);
   };
@@ -136,7 +139,7 @@ export function createApi(deps: ApiDeps): Hono {
    * until complete, `X-Allot-Progress` and, on object answers, `complete: false` with `progress`.
    */
   const answer = (c: Context, value: object): Response => {
-    const state = deps.queries.completeness();
+    const state = deps.completeness();
     c.header(COMPLETE_HEADER, String(state.complete));
     if (state.complete) return jsonOnce(c, value);
     c.header(PROGRESS_HEADER, buildText(state.progress));
@@ -189,7 +192,7 @@ export function createApi(deps: ApiDeps): Hono {
     counted('inventory', async () => {
       const req = await body(c, parseInventoryRequest);
       if (req instanceof Response) return req;
-      return notReady(c) ?? answer(c, deps.queries.inventory(req.issue, req.tokenizer));
+      return notReady(c) ?? answer(c, await deps.queries.inventory(req.issue, req.tokenizer));
     }),
   );
 
@@ -224,39 +227,39 @@ export function createApi(deps: ApiDeps): Hono {
   );
 
   app.get('/v1/objects/:id', (c) =>
-    counted('objects', () => {
+    counted('objects', async () => {
       const id = ObjectIdSchema.safeParse(c.req.param('id'));
       if (!id.success) return fail(c, 'invalid-request', id.error.issues[0]?.message ?? 'bad object id');
-      const found = deps.queries.object(id.data);
+      const found = await deps.queries.object(id.data);
       return found ? answer(c, found) : fail(c, 'not-found', `no object ${id.data} in the index`);
     }),
   );
 
   app.get('/v1/objects', (c) =>
-    counted('objects', () => {
+    counted('objects', async () => {
       const q = parseObjectLookup(c.req.query('path'), c.req.query('name'));
       if (!q.ok) return fail(c, 'invalid-request', q.message);
-      return answer(c, deps.queries.findObjects(q.value.path, q.value.name));
+      return answer(c, await deps.queries.findObjects(q.value.path, q.value.name));
     }),
   );
 
   app.get('/v1/files', (c) =>
-    counted('files', () => {
+    counted('files', async () => {
       const p = parseFilePath(c.req.query('path'));
       if (!p.ok) return fail(c, 'forbidden-path', p.message);
-      const found = deps.queries.file(p.value);
+      const found = await deps.queries.file(p.value);
       if (found === 'forbidden') return fail(c, 'forbidden-path', `${p.value} leads outside the repository`);
       return found ? answer(c, found) : fail(c, 'not-found', `${p.value} is not an indexed file`);
     }),
   );
 
   /** A query route: a validated JSON body, refused while the index is not complete (unless partial), answered. */
-  const queryRoute = <T>(route: string, kind: QueryKind, parse: (b: unknown) => Parsed<T>, run: (req: T) => object) =>
+  const queryRoute = <T>(route: string, kind: QueryKind, parse: (b: unknown) => Parsed<T>, run: (req: T) => object | Promise<object>) =>
     app.post(route, (c) =>
       counted(kind, async () => {
         const req = await body(c, parse);
         if (req instanceof Response) return req;
-        return notReady(c) ?? answer(c, run(req));
+        return notReady(c) ?? answer(c, await run(req));
       }),
     );
 

@@ -18,7 +18,7 @@ import type { CodeObject } from '../indexer/types.ts';
 import { createSessions } from './sessions.ts';
 import { createResultCache } from './result-cache.ts';
 import { vectorsStamp } from '../indexer/store/embeddings.ts';
-import { structureGeneration } from '../indexer/retrieve/structure-cache.ts';
+import { structureGeneration, structureOf } from '../indexer/retrieve/structure-cache.ts';
 import type { AllocateOptions } from '../allocator/options.ts';
 import type { Allocation } from '../allocator/types.ts';
 import { arbitrate } from '../allocator/arbitrate/gate.ts';
@@ -41,25 +41,26 @@ import { fileOutline } from '../indexer/store/outline.ts';
 import { linesWithin } from '../indexer/store/file-lines.ts';
 import { fullBuildDone } from '../indexer/store/full-build.ts';
 import { MAX_REFERENCE_TARGETS } from './symbol-requests.ts';
-import { continueItems, continueQuery, noteItem, type ContinueItem, type ContinueRequest } from './continue.ts';
-import { parseAllocateOptions } from '../allocator/options.ts';
-import { z } from 'zod';
-import { ContinueRequestSchema } from './continue.ts';
+import { continueAnswer, type ContinueItem, type ContinueRequestParsed } from './continue.ts';
 
-/** A request the engine refuses; `code` is how the API answers it. */
-export class QueryError extends Error {
-  override name = 'QueryError';
-  constructor(readonly code: 'invalid-request' | 'not-found' | 'forbidden-path', message: string) {
-    super(message);
-  }
-}
+import { QueryError } from './query-error.ts';
+
+export { QueryError };
 
 /** Whether the index is complete (a whole-repository run has finished on it), and how far it is when not. */
 export type Completeness = { complete: true } | { complete: false; progress: BuildProgress };
 
-export interface EngineOptions {
-  /** How far the running first build is (the daemon's, or an in-process one's); null when nothing is running. */
-  buildProgress?: () => BuildProgress | null;
+/**
+ * Whether the index of `db` is complete, reading the flag until it is set (it is never cleared), with the progress
+ * `buildProgress` reports while it is not.
+ */
+export function completenessOf(db: DB, buildProgress?: () => BuildProgress | null): () => Completeness {
+  let complete = false;
+  return () => {
+    complete ||= fullBuildDone(db);
+    if (complete) return { complete: true };
+    return { complete: false, progress: buildProgress?.() ?? { phase: 'starting', done: 0, total: 0 } };
+  };
 }
 
 export interface QueryEngine {
@@ -82,6 +83,8 @@ export interface QueryEngine {
   file(relPath: string): FileResponse | 'forbidden' | null;
   /** Whether the index holds any file yet. */
   hasFiles(): boolean;
+  /** Brings the structure structural queries read up to date with the index now, so the next query does not have to. */
+  follow(): void;
   /** Whether a whole-repository run has finished on the index; until then answers cover part of the repository. */
   completeness(): Completeness;
   /** `find_symbol`: objects by name or qualified name (exact, then prefix, then identifier parts). */
@@ -93,18 +96,41 @@ export interface QueryEngine {
   /** `read_file`: lines of an indexed file, verbatim, within a token budget. */
   readFile(q: { path: string; startLine?: number; endLine?: number; budget: number; tokenizer: TokenizerName }): ReadFileAnswer;
   /** `POST /v1/continue`: an allocation as Continue's context items, after notes on an incomplete index or a small budget. */
-  continueItems(req: z.output<typeof ContinueRequestSchema>): Promise<ContinueItem[]>;
+  continueItems(req: ContinueRequestParsed): Promise<ContinueItem[]>;
 }
 
-export function createQueryEngine(db: DB, repo: string, engineOptions: EngineOptions = {}): QueryEngine {
+/** The engine's methods answered now or later: the engine itself, or query threads in front of it. */
+export type QueryAnswers = {
+  [K in keyof QueryEngine]: (...args: Parameters<QueryEngine[K]>) => ReturnType<QueryEngine[K]> | Promise<Awaited<ReturnType<QueryEngine[K]>>>;
+};
+
+/** What an answer depends on: the index generation, the generation the structure has caught up to, the vectors. */
+export interface AnswerState {
+  generation: number;
+  /** -1 before the structure is built or while it is rebuilt in the background. */
+  structure: number;
+  vectors: string | null;
+}
+
+export function answerState(db: DB): AnswerState {
+  return { generation: getGeneration(db), structure: structureGeneration(db), vectors: vectorsStamp(db) };
+}
+
+/** The key of a remembered answer: the request as the engine reads it. */
+export function answerKey(kind: 'search' | 'context', query: string, shape: unknown, r: RetrievalOptions): string {
+  return JSON.stringify([kind, query, shape, r.retriever ?? null, r.path ?? null, r.rrfK ?? null]);
+}
+
+export interface QueryEngineOptions {
+  /** Keep answers to repeated queries until the index changes (default true; query threads leave it to the main thread). */
+  answerCache?: boolean;
+  /** How far the running first build is (an in-process one's); null when nothing is running. */
+  buildProgress?: () => BuildProgress | null;
+}
+
+export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions = {}): QueryEngine {
   const anyFile = db.prepare('SELECT EXISTS (SELECT 1 FROM files) AS n').pluck();
-  // Once complete, always complete: the flag is never cleared.
-  let complete = false;
-  const completeness = (): Completeness => {
-    complete ||= fullBuildDone(db);
-    if (complete) return { complete: true };
-    return { complete: false, progress: engineOptions.buildProgress?.() ?? { phase: 'starting', done: 0, total: 0 } };
-  };
+  const completeness = completenessOf(db, opts.buildProgress);
   /** The file a query comes from must be one of the repository's: indexed, or a regular file inside it. */
   const checkPath = (rel: string | undefined) => {
     if (rel === undefined || indexedFileInfo(db, rel)) return;
@@ -139,14 +165,16 @@ export function createQueryEngine(db: DB, repo: string, engineOptions: EngineOpt
     return files.source;
   };
   // Repeated queries on an unchanged index are answered from memory (sessions never are: they change what is sent).
-  const answers = createResultCache<SearchHit[] | ContextAnswer>(256);
-  // What an answer depends on: the index, its vectors, and the structure the structural retriever has caught up to.
-  const indexState = () => `${getGeneration(db)}:${structureGeneration(db)}:${vectorsStamp(db) ?? ''}`;
-  return {
+  const answers = createResultCache<SearchHit[] | ContextAnswer>(opts.answerCache === false ? 0 : 256);
+  const indexState = () => {
+    const s = answerState(db);
+    return `${s.generation}:${s.structure}:${s.vectors ?? ''}`;
+  };
+  const engine: QueryEngine = {
     async search(query, k, r = {}) {
       checkPath(r.path);
       const state = indexState();
-      const key = JSON.stringify(['search', query, k, r.retriever ?? null, r.path ?? null, r.rrfK ?? null]);
+      const key = answerKey('search', query, k, r);
       const hit = answers.get(state, key);
       if (hit) return hit as SearchHit[];
       const retriever = await retrieverFor(db, r.retriever, { path: r.path, rrfK: r.rrfK });
@@ -159,7 +187,7 @@ export function createQueryEngine(db: DB, repo: string, engineOptions: EngineOpt
     async context(query, options, r = {}, session) {
       checkPath(r.path);
       const state = indexState();
-      const key = JSON.stringify(['context', query, options, r.retriever ?? null, r.path ?? null, r.rrfK ?? null]);
+      const key = answerKey('context', query, options, r);
       if (session === undefined) {
         const hit = answers.get(state, key);
         if (hit) return hit as ContextAnswer;
@@ -214,6 +242,7 @@ export function createQueryEngine(db: DB, repo: string, engineOptions: EngineOpt
       return { path: rel, language: info.language, lineCount: info.lineCount, size: info.size, text };
     },
     hasFiles: () => anyFile.get() === 1,
+    follow: () => void structureOf(db),
     completeness,
     findSymbol: (q) => findSymbols(db, q),
     findReferences(q) {
@@ -250,36 +279,11 @@ export function createQueryEngine(db: DB, repo: string, engineOptions: EngineOpt
         throw err;
       }
     },
-    async continueItems(req) {
-      const query = continueQuery(req);
-      if (!query) return [noteItem('no query', 'type a question or some code after the @ mention: allot retrieves context for it')];
-      const { retriever, path: from, rrfK, session, ...options } = req.options ?? {};
-      const notes: ContinueItem[] = [];
-      const state = completeness();
-      if (!state.complete) {
-        const p = state.progress;
-        notes.push(noteItem('index incomplete', `the index of ${repo} is still being built (${p.total ? `${p.done} of ${p.total} files` : p.phase}): these results cover only the files indexed so far, so a missing match does not mean the code does not exist`));
-      }
-      if (req.workspacePath && !sameTree(req.workspacePath, repo)) {
-        notes.push(noteItem('other repository', `this allot daemon serves ${repo}, not the workspace ${req.workspacePath}: run \`allot start\` in that workspace and point the provider at its port`));
-      }
-      const allocation = await this.context(query, parseAllocateOptions(options), { retriever, path: from, rrfK }, session);
-      for (const w of allocation.warnings ?? []) notes.push(noteItem('budget', w));
-      if (!allocation.blocks.length && !(allocation.warnings ?? []).length) notes.push(noteItem('no match', `no indexed code matches ${JSON.stringify(query.slice(0, 200))}`));
-      return continueItems(allocation, notes);
+    continueItems(req) {
+      return continueAnswer(req, { repo, completeness: completeness(), context: (q, o, r, session) => engine.context(q, o, r, session) });
     },
   };
-}
-
-/** Whether a workspace folder and the repository are the same tree (one inside the other). */
-function sameTree(workspace: string, repo: string): boolean {
-  let w: string;
-  try {
-    w = fs.realpathSync(workspace);
-  } catch {
-    w = path.resolve(workspace);
-  }
-  return w === repo || w.startsWith(repo + path.sep) || repo.startsWith(w + path.sep);
+  return engine;
 }
 
 /**

@@ -24,7 +24,9 @@ import { capPaths, createEventBus } from './events.ts';
 import { createIgnoreMatcher } from './ignore-rules.ts';
 import { createIndexThread, type IndexThreadHooks, type JobOutcome } from './index-thread.ts';
 import { acquirePidFile, releasePidFile } from './lifecycle.ts';
-import { createQueryEngine } from './queries.ts';
+import { poolAnswers } from './answers.ts';
+import { completenessOf } from './queries.ts';
+import { createQueryPool, type QueryPool } from './query-pool.ts';
 import { createIndexQueue, type IndexJob, type IndexQueue } from './queue.ts';
 import { listen, type Listening } from './server.ts';
 import { idleCollector } from './idle-gc.ts';
@@ -49,6 +51,8 @@ export interface ServeOptions {
   socket?: string;
   quietMs?: number;
   maxWaitMs?: number;
+  /** Query threads (default: one per core, 2 to 4). */
+  queryThreads?: number;
   log?: (line: string) => void;
   /**
    * The bearer token, when it must stay the same across restarts (`ALLOT_TOKEN`: a client configured once, such as
@@ -111,6 +115,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
   // shutdown(); a failure half-way through start-up tears down what exists.
   let thread: ReturnType<typeof createIndexThread> | null = null;
   let reader: DB | null = null;
+  let pool: QueryPool | null = null;
   let server: Listening | null = null;
   let queue: IndexQueue | null = null;
   let batcher: Batcher | null = null;
@@ -140,7 +145,8 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
     await step('queue', () => queue?.close());
     events.closeAll();
     await step('server', () => server?.close());
-    // The reader first: the writer, closing last, checkpoints and removes the WAL.
+    // The readers first: the writer, closing last, checkpoints and removes the WAL.
+    await step('query threads', () => pool?.close());
     await step('reader', () => reader?.close());
     await step('writer', () => thread?.close());
     releasePidFile(paths, record);
@@ -154,9 +160,13 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
     reader = openStore(opts.db, { readonly: true });
     const db = reader;
     const writer = thread;
-    // The engine reports a first build's progress from the state below (assigned before any query can arrive).
+    // Queries run on threads of their own; the main thread routes them and serves repeated answers from memory.
+    pool = createQueryPool({ repo, db: opts.db }, opts.queryThreads);
+    await pool.start();
+    // Whether the index is complete is the daemon's own state: read here, with the progress from the state below.
     let buildProgress: () => BuildProgress | null = () => null;
-    const queries = createQueryEngine(db, repo, { buildProgress: () => buildProgress() });
+    const completeness = completenessOf(db, () => buildProgress());
+    const queries = poolAnswers(pool, db, { repo, completeness });
     const denseNow = () => {
       const model = activeDenseModel(db);
       return denseFromStore(model, model ? countEmbedded(db, model) : null);
@@ -235,6 +245,8 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
         if (!state.indexing.complete && fullBuildDone(db)) recordComplete(state);
         state.indexing.state = 'idle';
         events.publish({ type: 'indexed', report, ...capPaths(r.paths) });
+        // The query threads bring their structures up to date now, not in the next query.
+        if (r.parsed || r.removed || job.full) void queries.follow();
         if (r.parsed || r.removed || job.full) {
           const phases = Object.entries(r.phases).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ');
           log(`indexed ${job.full ? 'repository' : `${r.paths.length} path(s)`}: ${r.parsed} parsed, ${r.removed} removed in ${r.seconds.toFixed(2)} s (${phases}; writer heap ${r.heapMb.toFixed(0)} MB)`);
@@ -354,6 +366,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       status,
       queries,
       events,
+      completeness,
       failure: () => (state.health.state === 'failed' ? state.health.reason : null),
       onDamage: (err) => markFailed((sqliteFault(opts.db, err) ?? (err as Error)).message),
       countQuery: (kind, ok) => {

@@ -4,9 +4,8 @@
  * schemas use the same ones, and the README documents them.
  */
 import { z } from 'zod';
-import { REFERENCE_FILTERS } from '../indexer/store/references.ts';
 import { TOKENIZER_NAMES } from '../indexer/tokenizer.ts';
-import { OBJECT_KINDS } from '../indexer/types.ts';
+import { OBJECT_KINDS, REFERENCE_FILTERS } from '../indexer/types.ts';
 import { ObjectIdSchema, parseWith, RepoPathSchema, type Parsed } from './requests.ts';
 
 

@@ -6,7 +6,8 @@
  * background, while it already answers. Both speak the daemon's request shapes.
  */
 import fs from 'node:fs';
-import { createQueryEngine, QueryError, type QueryEngine } from '../../daemon/queries.ts';
+import type { QueryEngine } from '../../daemon/queries.ts';
+import { QueryError } from '../../daemon/query-error.ts';
 import {
   parseContextRequest, parseFilesSelectRequest, parseInventoryRequest, parseSearchRequest, parseArbitrateRequest, type Parsed,
 } from '../../daemon/requests.ts';
@@ -19,9 +20,7 @@ import type {
 import { describeAddress, daemonPaths } from '../../daemon/config.ts';
 import { nextBuildProgress } from '../../daemon/status.ts';
 import { BadSearch, selectForRequest } from '../../daemon/select-request.ts';
-import { indexRepository } from '../../indexer/index-repository.ts';
-import { openStore, type DB } from '../../indexer/store/open.ts';
-import { storeCounts } from '../../indexer/store/read.ts';
+import type { DB } from '../../indexer/store/open.ts';
 import type { CodeObject } from '../../indexer/types.ts';
 import { connect, DaemonError, type AllotClient } from '../lib/index.ts';
 
@@ -146,9 +145,9 @@ function valid<T>(r: Parsed<T>): T {
 }
 
 /** The engine's refusals (an unknown file, a path outside the repository) as messages for the model. */
-function refused<T>(call: () => T): T {
+async function refused<T>(call: () => T | Promise<T>): Promise<T> {
   try {
-    return call();
+    return await call();
   } catch (err) {
     throw err instanceof QueryError || err instanceof BadSearch ? new BackendError(err.message) : err;
   }
@@ -161,6 +160,10 @@ function refused<T>(call: () => T): T {
 export async function inProcessBackend(repo: string, dbFile: string, notice: string | null, log: (line: string) => void): Promise<Backend> {
   const fresh = !fs.existsSync(dbFile);
   log(`${fresh ? 'building' : 'updating'} the index of ${repo} in-process`);
+  // Loaded only here: attached to a daemon, the server needs neither SQLite nor the query engine.
+  const [{ indexRepository }, { openStore }, { storeCounts }, { createQueryEngine }] = await Promise.all([
+    import('../../indexer/index-repository.ts'), import('../../indexer/store/open.ts'), import('../../indexer/store/read.ts'), import('../../daemon/queries.ts'),
+  ]);
   const writer: DB = openStore(dbFile);
   const db: DB = openStore(dbFile, { readonly: true });
   let progress: BuildProgress = { phase: 'starting', done: 0, total: 0 };

@@ -10,9 +10,8 @@
 import { z } from 'zod';
 import { arbitrationText } from '../../allocator/arbitrate/report.ts';
 import { parseSlots } from '../../allocator/options.ts';
-import { REFERENCE_FILTERS } from '../../indexer/store/references.ts';
-import { RETRIEVER_NAMES } from '../../indexer/retrieve/select.ts';
-import { OBJECT_KINDS } from '../../indexer/types.ts';
+import { RETRIEVER_NAMES } from '../../indexer/retrieve/names.ts';
+import { OBJECT_KINDS, REFERENCE_FILTERS } from '../../indexer/types.ts';
 import { BackendError, type Backend, type IndexStatus } from './backend.ts';
 import {
   CONTEXT_BUDGET, CONTEXT_SLOTS, DEFAULT_READ_BUDGET, DEFAULT_REFERENCE_LIMIT, DEFAULT_SYMBOL_LIMIT, MAX_GLOB_CHARS, MAX_ISSUE_CHARS, MAX_LINE,
@@ -23,6 +22,7 @@ import {
   catchingUpLine, contextText, incompleteLine, objectText, outlineText, readFileHeader, referencesText, searchText, selectionText, statusText, symbolText,
 } from './render.ts';
 import { sampledAnswers, type AskModel } from './sampling.ts';
+import { DEFAULT_INDEX_WAIT_MS } from './index-wait.ts';
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -49,8 +49,6 @@ export interface ToolHost {
   indexWaitMs?: number;
 }
 
-/** The default bounded wait for a first build (`allot mcp --index-wait SECONDS`). */
-export const DEFAULT_INDEX_WAIT_MS = 10_000;
 const POLL_MS = 200;
 
 const session = z

@@ -5,13 +5,11 @@
  * what they test.
  */
 import { isTestPath } from '../paths.ts';
-import type { ObjectKind, ReferenceKind } from '../types.ts';
+import type { ObjectKind, ReferenceFilter, ReferenceKind } from '../types.ts';
 import { prepared, type DB } from './open.ts';
 import { fileText } from './read.ts';
 
-/** What a reference filter can ask for: a kind of use, or uses from tests. */
-export const REFERENCE_FILTERS = ['call', 'import', 'inherit', 'test'] as const;
-export type ReferenceFilter = (typeof REFERENCE_FILTERS)[number];
+export type { ReferenceFilter };
 
 export interface ReferenceSite {
   /** The object referenced. */

@@ -28,6 +28,7 @@ function app(over: { building?: boolean; queryTimeoutMs?: number } = {}) {
     },
     readFile: (q) => (calls.push(`read ${q.path} ${q.startLine ?? '-'} ${q.budget}`), { path: q.path, text: 'x' } as never),
     continueItems: async (r) => (calls.push(`continue ${r.query}|${r.fullInput ?? ''}`), [{ name: 'n', description: 'd', content: 'c' }]),
+    follow: () => {},
   };
   const counted: string[] = [];
   const api = createApi({
@@ -36,6 +37,7 @@ function app(over: { building?: boolean; queryTimeoutMs?: number } = {}) {
     status: () => ({ pid: 1 }) as DaemonStatus,
     queries,
     events: createEventBus(),
+    completeness: queries.completeness,
     countQuery: (kind, ok) => counted.push(`${kind} ${ok}`),
     queryTimeoutMs: over.queryTimeoutMs,
   });

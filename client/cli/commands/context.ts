@@ -1,11 +1,4 @@
 import type { Command } from 'commander';
-import { explain } from '../../../allocator/explain.ts';
-import { nothingFit } from '../../../allocator/shortfall.ts';
-import { packChunks } from '../../../allocator/baseline.ts';
-import { parseAllocateOptions } from '../../../allocator/options.ts';
-import { chunkCandidates } from '../../../indexer/retrieve/chunks.ts';
-import { openStore } from '../../../indexer/store/open.ts';
-import { openQueryRoute } from '../query-route.ts';
 import { noteDenseOff, parseRetrievalFlags, withRetrievalFlags } from '../retrieval.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
@@ -44,6 +37,7 @@ export function registerContext(program: Command): void {
     .option('--no-daemon', 'answer in-process even when a daemon runs')
     .action(async (query: string, flags: ContextFlags, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
+      const { parseAllocateOptions } = await import('../../../allocator/options.ts');
       let options;
       try {
         options = parseAllocateOptions({
@@ -59,6 +53,9 @@ export function registerContext(program: Command): void {
       const dbFile = resolveDb(repo, global.db);
       if (flags.baseline) {
         // The baseline is an experiment, not a service: always in-process.
+        const [{ openStore }, { packChunks }, { chunkCandidates }] = await Promise.all([
+          import('../../../indexer/store/open.ts'), import('../../../allocator/baseline.ts'), import('../../../indexer/retrieve/chunks.ts'),
+        ]);
         const db = openStore(dbFile, { readonly: true });
         try {
           const packing = packChunks(chunkCandidates(db, query), options.budget, options.tokenizer);
@@ -68,19 +65,21 @@ export function registerContext(program: Command): void {
         }
         return;
       }
+      const { openQueryRoute } = await import('../query-route.ts');
       const route = await openQueryRoute(repo, dbFile, flags.daemon);
       try {
         const allocation = await route.context(query, options, retrieval);
+        // A budget too small for anything is a usage error; objects left out are worth a line on stderr.
+        const nothing = !allocation.blocks.length && (await import('../../../allocator/shortfall.ts')).nothingFit(allocation);
         if (flags.json) process.stdout.write(JSON.stringify(allocation, null, 2) + '\n');
         else {
           await noteDenseOff(route, retrieval);
-          if (flags.explain) process.stdout.write(explain(allocation) + '\n\n');
-          if (!allocation.blocks.length && !nothingFit(allocation)) process.stderr.write(`no context for ${JSON.stringify(query)}: nothing in the index matches\n`);
-          else if (allocation.blocks.length) process.stdout.write(allocation.text + '\n');
+          if (flags.explain) process.stdout.write((await import('../../../allocator/explain.ts')).explain(allocation) + '\n\n');
+          if (allocation.blocks.length) process.stdout.write(allocation.text + '\n');
+          else if (!nothing) process.stderr.write(`no context for ${JSON.stringify(query)}: nothing in the index matches\n`);
         }
-        // A budget too small for anything is a usage error; objects left out are worth a line on stderr.
         const [warning] = allocation.warnings ?? [];
-        if (nothingFit(allocation)) throw new UsageError(warning ?? `nothing fit the budget of ${allocation.budget} tokens`);
+        if (nothing) throw new UsageError(warning ?? `nothing fit the budget of ${allocation.budget} tokens`);
         if (warning && !flags.json) process.stderr.write(`allot: ${warning}\n`);
       } finally {
         route.close();

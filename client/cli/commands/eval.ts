@@ -80,10 +80,8 @@ interface IndexFlags {
 
 const indexPlace = (f: IndexFlags) => ({ indexDir: f.indexInRepo ? ('repo' as const) : path.resolve(f.indexDir ?? DEFAULT_INDEX_DIR) });
 
-export function registerEval(program: Command): void {
-  const evalCmd = program
-    .command('eval')
-    .description('measure what the context is worth: cross-file tasks (RepoBench setting) and issues (SWE-bench setting)');
+/** The subcommands of `allot eval` (`evalCmd`), which the command line registers only to run one. */
+export function registerEval(evalCmd: Command): void {
 
   evalCmd
     .command('gen-crossfile <repo>')

@@ -1,18 +1,10 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BIN } from '../../../daemon/package.ts';
 import type { Command } from 'commander';
-import { escapeControl } from '../../../daemon/config.ts';
-import { openBackend } from '../../mcp/backend.ts';
 import { hostConfig, MCP_HOSTS, type McpHost } from '../../mcp/host-config.ts';
-import { serveStdio } from '../../mcp/server.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
-import { DEFAULT_INDEX_WAIT_MS } from '../../mcp/tools.ts';
+import { DEFAULT_INDEX_WAIT_MS, MAX_INDEX_WAIT_S } from '../../mcp/index-wait.ts';
 import { parseIdleExit } from './serve.ts';
-
-const BIN = fileURLToPath(new URL('../../bin/allot.js', import.meta.url));
-
-/** The longest `--index-wait` (seconds): hosts time tool calls out after a minute or two. */
-const MAX_INDEX_WAIT_S = 120;
 
 function parseIndexWait(v: string): number {
   const n = Number(v);
@@ -42,6 +34,9 @@ export function registerMcp(program: Command): void {
         return;
       }
       // stdout is the protocol: everything a person may read goes to stderr.
+      const [{ escapeControl }, { openBackend }, { serveStdio }] = await Promise.all([
+        import('../../../daemon/config.ts'), import('../../mcp/backend.ts'), import('../../mcp/server.ts'),
+      ]);
       // (escaped: lines may quote what the host sent)
       const log = (line: string) => process.stderr.write(`allot mcp: ${escapeControl(line)}\n`);
       const backend = await openBackend(repo, resolveDb(repo, global.db), log, { noDaemon: !flags.daemon, idleExitMinutes: flags.idleExit });

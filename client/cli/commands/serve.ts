@@ -1,13 +1,10 @@
 import type { Command } from 'commander';
-import { logLine } from '../../../daemon/config.ts';
-import { socketPathProblem } from '../../../daemon/lifecycle.ts';
-import { DaemonRunning, startDaemon } from '../../../daemon/service.ts';
-import { chosenToken } from '../../../daemon/config.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
 export interface ListenFlags {
   socket?: string;
   port?: number;
+  queryThreads?: number;
   idleExit?: number;
 }
 
@@ -20,11 +17,18 @@ export function parseIdleExit(v: string): number {
   return n;
 }
 
-/** `--socket`: refused here, before anything starts, when the kernel would cut it (over 107 bytes). */
-export function parseSocket(v: string): string {
-  const problem = socketPathProblem(v);
+export function parseThreads(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`--query-threads must be 1..64, got "${v}"`);
+  return n;
+}
+
+/** `--socket`: refused before anything starts when the kernel would cut it (over 107 bytes). */
+export async function checkSocket(socket: string | undefined): Promise<void> {
+  if (socket === undefined) return;
+  const { socketPathProblem } = await import('../../../daemon/lifecycle.ts');
+  const problem = socketPathProblem(socket);
   if (problem) throw new UsageError(problem);
-  return v;
 }
 
 export function parsePort(v: string): number {
@@ -38,8 +42,9 @@ export function registerServe(program: Command): void {
   program
     .command('serve [repo]')
     .description('run the daemon in the foreground: keep the index fresh and answer queries over HTTP on 127.0.0.1')
-    .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port (at most 107 bytes)', parseSocket)
+    .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port (at most 107 bytes)')
     .option('--port <n>', 'loopback TCP port (default: a free one)', parsePort)
+    .option('--query-threads <n>', 'threads answering queries (default: one per core, 2 to 4)', parseThreads)
     .option('--idle-exit <minutes>', 'stop once no request has arrived for this many minutes', parseIdleExit)
     .action(async (repoArg: string | undefined, flags: ListenFlags, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
@@ -47,17 +52,19 @@ export function registerServe(program: Command): void {
       // Whoever read our output may be gone (a closed terminal or pipe): a
       // daemon must not die, or spin on errors, because its log cannot be written.
       for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+      await checkSocket(flags.socket);
+      const [{ DaemonRunning, startDaemon }, { chosenToken, logLine }] = await Promise.all([import('../../../daemon/service.ts'), import('../../../daemon/config.ts')]);
+      let token: string | null;
+      try {
+        token = chosenToken(process.env.ALLOT_TOKEN);
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
       let daemon;
       let onIdle = () => {};
       try {
-        let token: string | null;
-        try {
-          token = chosenToken(process.env.ALLOT_TOKEN);
-        } catch (err) {
-          throw new UsageError((err as Error).message);
-        }
         daemon = await startDaemon({
-          repo, db: resolveDb(repo, global.db), port: flags.port, socket: flags.socket, ...(token ? { token } : {}),
+          repo, db: resolveDb(repo, global.db), port: flags.port, socket: flags.socket, queryThreads: flags.queryThreads, ...(token ? { token } : {}),
           ...(flags.idleExit ? { idleExitMs: flags.idleExit * 60_000, onIdleExit: () => onIdle() } : {}),
         });
       } catch (err) {
