@@ -99,13 +99,14 @@ function send(agent: http.Agent, info: DaemonInfo, req: FuzzRequest): Promise<{ 
 
 const bodyBytes = (req: FuzzRequest) => (req.body === undefined ? 0 : Buffer.byteLength(req.body));
 
-interface FamilyReport { requests: number; byStatus: Record<string, number>; fiveXX: number; failed: number; cutOff: number; p50: number; p99: number; max: number; samples: string[] }
+interface FamilyReport { requests: number; byStatus: Record<string, number>; fiveXX: number; failed: number; cutOff: number; slowest: string[]; p50: number; p99: number; max: number; samples: string[] }
 
 async function fuzzFamily(info: DaemonInfo, family: Family, o: Options, seed: number): Promise<FamilyReport> {
   const rand = seededRandom(seed);
   const agent = new http.Agent({ keepAlive: true, maxSockets: o.concurrency });
-  const report: FamilyReport = { requests: 0, byStatus: {}, fiveXX: 0, failed: 0, cutOff: 0, p50: 0, p99: 0, max: 0, samples: [] };
+  const report: FamilyReport = { requests: 0, byStatus: {}, fiveXX: 0, failed: 0, cutOff: 0, slowest: [], p50: 0, p99: 0, max: 0, samples: [] };
   const times: number[] = [];
+  const slowest: { ms: number; what: string }[] = [];
   let next = 0;
   const worker = async () => {
     while (next < o.requests) {
@@ -114,10 +115,14 @@ async function fuzzFamily(info: DaemonInfo, family: Family, o: Options, seed: nu
       const r = await send(agent, info, req);
       report.requests++;
       times.push(r.ms);
+      slowest.push({ ms: r.ms, what: `${r.status} ${req.method} ${req.path.length > 100 ? `${req.path.slice(0, 60)}... (${req.path.length} chars)` : req.path} ${bodyBytes(req)} body bytes` });
+      slowest.sort((a, b) => b.ms - a.ms).splice(3);
       report.byStatus[r.status] = (report.byStatus[r.status] ?? 0) + 1;
       // A body over the limit is refused as soon as the limit is reached: the daemon answers 413 and closes, and a
       // client still sending may see the connection cut instead of the answer. That is the refusal, not a failure.
-      const cutOff = r.status === 0 && bodyBytes(req) > MAX_BODY_BYTES && /EPIPE|ECONNRESET|socket hang up/.test(r.error ?? '');
+      // So is a request line over Node's 16 KiB header limit (431, or a reset while it is still being sent).
+      const oversized = bodyBytes(req) > MAX_BODY_BYTES || req.path.length > 16 * 1024;
+      const cutOff = r.status === 0 && oversized && /EPIPE|ECONNRESET|socket hang up/.test(r.error ?? '');
       if (cutOff) {
         report.cutOff++;
         continue;
@@ -133,6 +138,7 @@ async function fuzzFamily(info: DaemonInfo, family: Family, o: Options, seed: nu
   report.p50 = percentile(times, 50);
   report.p99 = percentile(times, 99);
   report.max = Math.max(...times);
+  report.slowest = slowest.map((x) => `${x.ms.toFixed(0)} ms: ${x.what}`);
   return report;
 }
 
@@ -317,6 +323,7 @@ async function main(): Promise<void> {
       const statuses = Object.entries(f.byStatus).map(([s, n]) => `${s === '0' ? 'cut' : s}:${n}`).join(' ');
       say(`  ${family.padEnd(10)} ${f.requests} requests in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${statuses}; p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms, max ${f.max.toFixed(0)} ms`);
       for (const s of f.samples) say(`      ! ${s}`);
+      for (const s of f.slowest) say(`      slowest ${s}`);
     }
     const mcp = o.mcpLines ? await fuzzMcp(repo, o) : null;
     if (mcp) {
