@@ -117,7 +117,7 @@ export interface DaemonStatus {
   startedAt: string;
   uptimeSeconds: number;
   /** Counts of the committed index. */
-  index: { files: number; filesByLanguage: Record<string, number>; objects: number; views: number; references: number; resolvedReferences: number };
+  index: { files: number; filesByLanguage: Record<string, number>; textByExtension?: Record<string, number>; objects: number; views: number; references: number; resolvedReferences: number };
   indexing: IndexingState;
   pending: PendingWork;
   watcher: WatcherState;

@@ -16,6 +16,8 @@ export interface Discovery {
   files: string[];
   /** Size in bytes of each file, as discovery saw it. */
   sizes: Map<string, number>;
+  /** Modification times (whole milliseconds), taken with the sizes. */
+  mtimes: Map<string, number>;
   skipped: { path: string; reason: SkipReason; message: string }[];
 }
 
@@ -51,6 +53,7 @@ function ignoredBy(layers: Layer[], rel: string, isDir: boolean): boolean {
 export function discoverFiles(root: string, opts: { maxFileBytes: number }): Discovery {
   const files: string[] = [];
   const sizes = new Map<string, number>();
+  const mtimes = new Map<string, number>();
   const skipped: Discovery['skipped'] = [];
   const rootReal = fs.realpathSync(root);
   const top = ignore().add(DEFAULT_IGNORES);
@@ -102,7 +105,9 @@ export function discoverFiles(root: string, opts: { maxFileBytes: number }): Dis
       } else if (e.isFile()) {
         let size: number;
         try {
-          size = fs.statSync(path.join(abs, e.name)).size;
+          const st = fs.statSync(path.join(abs, e.name));
+          size = st.size;
+          mtimes.set(rel, Math.trunc(st.mtimeMs));
         } catch (err) {
           skipped.push({ path: rel, reason: 'vanished', message: (err as Error).message });
           continue;
@@ -117,5 +122,5 @@ export function discoverFiles(root: string, opts: { maxFileBytes: number }): Dis
   }
   files.sort();
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, sizes, skipped };
+  return { files, sizes, mtimes, skipped };
 }

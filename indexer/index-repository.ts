@@ -1,11 +1,12 @@
 import { discoverFiles } from './discover.ts';
-import { DEFAULT_MAX_FILE_BYTES, type FileOutcome } from './extract/extract-file.ts';
+import nodePath from 'node:path';
+import { DEFAULT_MAX_FILE_BYTES, fileLooksBinary, type FileOutcome } from './extract/extract-file.ts';
 import { createParsePool, LARGE_FILE_BYTES } from './parse-pool.ts';
+import { ftsStatistics, rebuildFts } from './store/fts.ts';
 import { openStore, type DB } from './store/open.ts';
 import { storeCounts } from './store/read.ts';
 import { resolveStore } from './store/resolution.ts';
 import { bumpGeneration, fileWriter, getState, setState } from './store/write.ts';
-import { getTokenizer, type TokenizerName } from './tokenizer.ts';
 import type { IndexSummary, SkipReason } from './types.ts';
 
 export interface IndexProgress {
@@ -22,7 +23,6 @@ export interface IndexOptions {
   /** Parser worker threads; 0 parses in-process. */
   workers?: number;
   maxFileBytes?: number;
-  tokenizer?: TokenizerName;
   onProgress?: (p: IndexProgress) => void;
   /** Only these repo-relative paths (a watcher batch); everything else is left as indexed. */
   paths?: string[];
@@ -43,12 +43,13 @@ const BATCH = 64;
 export async function indexRepository(opts: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
   const maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const tokenizer = opts.tokenizer ?? 'cl100k_base';
   const db = typeof opts.db === 'string' ? openStore(opts.db) : opts.db;
   const progress = opts.onProgress ?? (() => {});
   const skipped: Record<string, number> = {};
   const problems: IndexSummary['problems'] = [];
   const skippedPaths: IndexSummary['skippedPaths'] = [];
+  const limited: Record<string, number> = {};
+  const limitedPaths: IndexSummary['limitedPaths'] = [];
   const skip = (reason: SkipReason) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
 
   try {
@@ -61,9 +62,19 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       skip(s.reason);
       if (s.reason !== 'ignored') skippedPaths.push(s);
     }
-    const known = new Map(
-      (db.prepare('SELECT path, hash FROM files').all() as { path: string; hash: string }[]).map((r) => [r.path, r.hash]),
+    const indexed = new Map(
+      (db.prepare('SELECT path, hash, size, mtime_ms AS mtimeMs FROM files').all() as { path: string; hash: string; size: number; mtimeMs: number }[]).map(
+        (r) => [r.path, r],
+      ),
     );
+    const known = new Map([...indexed].map(([p, r]) => [p, r.hash]));
+    // A file whose size and modification time are those indexed is not read again (a recorded time of -1, racy, is never trusted).
+    const statUnchanged = (p: string) => {
+      const r = indexed.get(p);
+      return r !== undefined && r.mtimeMs >= 0 && r.mtimeMs === discovery.mtimes.get(p) && r.size === discovery.sizes.get(p);
+    };
+    /** Files read and found unchanged whose recorded time differs: recorded at the next write. */
+    const retimed: [number, string][] = [];
     const scope = opts.paths ? new Set(opts.paths) : null;
     const inScope = (p: string) => !scope || scope.has(p);
     const writer = fileWriter(db);
@@ -85,7 +96,9 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
     let unchanged = 0;
     let done = 0;
     let batch: FileOutcome[] = [];
+    const setMtime = db.prepare('UPDATE files SET mtime_ms = ? WHERE path = ?');
     const flush = () => {
+      if (retimed.length) db.transaction(() => retimed.splice(0).forEach(([m, p]) => setMtime.run(m, p)))();
       if (!batch.length) return;
       const outcomes = batch;
       batch = [];
@@ -120,12 +133,27 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
             break;
           }
           const path = todo[next++];
+          if (statUnchanged(path)) {
+            unchanged++;
+            progress({ phase: 'parse', done: ++done, total: todo.length, path });
+            continue;
+          }
           const large = (discovery.sizes.get(path) ?? 0) >= LARGE_FILE_BYTES;
-          const o = await pool.extract({ root: opts.repo, path, knownHash: known.get(path), maxFileBytes, tokenizer }, large);
+          // A file the index does not hold may be binary (images, archives): told here, it needs no worker.
+          const o: FileOutcome = !known.has(path) && fileLooksBinary(nodePath.join(opts.repo, path))
+            ? { status: 'skipped', path, reason: 'binary', message: 'binary content' }
+            : await pool.extract({ root: opts.repo, path, knownHash: known.get(path), maxFileBytes }, large);
           if (o.status === 'extracted') {
             parsed++;
             for (const w of o.file.warnings) problems.push({ path, message: w });
-          } else if (o.status === 'unchanged') unchanged++;
+            if (o.file.limit) {
+              limited[o.file.limit.reason] = (limited[o.file.limit.reason] ?? 0) + 1;
+              limitedPaths.push({ path, ...o.file.limit });
+            }
+          } else if (o.status === 'unchanged') {
+            unchanged++;
+            if (o.mtimeMs !== indexed.get(path)?.mtimeMs) retimed.push([o.mtimeMs, path]);
+          }
           else {
             skip(o.reason);
             skippedPaths.push({ path, reason: o.reason, message: o.message });
@@ -149,14 +177,21 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
     let resolvedReferences: number | undefined;
     if (getState(db, 'resolution_dirty')) {
       progress({ phase: 'resolve', done: 0, total: 1 });
-      resolvedReferences = resolveStore(db, getTokenizer(tokenizer)).resolved;
+      resolvedReferences = resolveStore(db).resolved;
     }
     phases.resolve = (performance.now() - mark) / 1000;
     const counts = storeCounts(db);
+    // A safety net, never expected to fire: full-text statistics counting other rows than the views would skew BM25.
+    const ftsRows = ftsStatistics(db).rows;
+    if (ftsRows !== counts.views) {
+      db.transaction(() => rebuildFts(db))();
+      problems.push({ path: '.', message: `full-text index counted ${ftsRows} rows for ${counts.views} views: rebuilt` });
+    }
     progress({ phase: 'done', done: todo.length, total: todo.length });
     return {
       files: counts.files,
       filesByLanguage: counts.filesByLanguage,
+      textByExtension: counts.textByExtension,
       parsed,
       unchanged,
       removed: gone.length,
@@ -166,6 +201,8 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       resolvedReferences: resolvedReferences ?? counts.resolvedReferences,
       skipped,
       skippedPaths,
+      limited,
+      limitedPaths,
       problems,
       seconds: (performance.now() - started) / 1000,
       phases,

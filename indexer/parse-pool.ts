@@ -1,7 +1,6 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { extractFile, type FileOutcome } from './extract/extract-file.ts';
-import { getTokenizer, type TokenizerName } from './tokenizer.ts';
 
 export interface ParseRequest {
   id: number;
@@ -9,21 +8,20 @@ export interface ParseRequest {
   path: string;
   knownHash?: string;
   maxFileBytes: number;
-  tokenizer: TokenizerName;
 }
 
 /** Extracts files on worker threads (or in-process when `workers` is 0). */
 export interface ParsePool {
-  /** Extracts one file; `large` files are taken one at a time and their worker is replaced afterwards. */
+  /** Extracts one file; `large` files are taken one at a time, by the first worker. */
   extract(req: Omit<ParseRequest, 'id'>, large?: boolean): Promise<FileOutcome>;
   close(): Promise<void>;
 }
 
 /**
- * Files at least this large are parsed one at a time, and the worker that
- * parsed one is replaced once idle: WebAssembly memory (tree-sitter's heap)
- * grows to the largest tree and never shrinks, so two big trees at once, or a
- * worker keeping one, would double the peak.
+ * Files at least this large are parsed one at a time, all by the first worker: WebAssembly memory (tree-sitter's
+ * heap) grows to the largest tree a worker parsed and never shrinks, so only that worker holds a big heap, and
+ * the others stay small. (Replacing the worker after each large file bounded memory too, but a new worker costs
+ * its start-up, about half a CPU-second: SymPy's 18 large files cost a third of its cold index CPU.)
  */
 export const LARGE_FILE_BYTES = 192 * 1024;
 
@@ -38,13 +36,12 @@ export function defaultWorkerCount(): number {
 interface Thread {
   worker: Worker;
   load: number;
-  retiring: boolean;
 }
 
 export function createParsePool(workers = defaultWorkerCount()): ParsePool {
   if (workers <= 0) {
     return {
-      extract: (req) => extractFile(req.root, req.path, getTokenizer(req.tokenizer), req),
+      extract: (req) => extractFile(req.root, req.path, req),
       close: async () => {},
     };
   }
@@ -56,15 +53,12 @@ export function createParsePool(workers = defaultWorkerCount()): ParsePool {
     const thread: Thread = {
       worker: new Worker(WORKER_BOOT, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 8 } }),
       load: 0,
-      retiring: false,
     };
     thread.worker.on('message', (msg: { id: number; outcome: FileOutcome }) => {
       const p = pending.get(msg.id);
       if (!p) return;
       pending.delete(msg.id);
       thread.load--;
-      if (msg.outcome.status === 'extracted' && msg.outcome.file.size >= LARGE_FILE_BYTES) thread.retiring = true;
-      if (thread.retiring && thread.load === 0) replace(thread);
       p.resolve(msg.outcome);
     });
     thread.worker.on('error', (err) => {
@@ -80,11 +74,10 @@ export function createParsePool(workers = defaultWorkerCount()): ParsePool {
     threads[i] = spawn();
     void old.worker.terminate();
   };
-  for (let i = 0; i < workers; i++) threads.push(spawn());
-
   const send = (req: Omit<ParseRequest, 'id'>, large: boolean): Promise<FileOutcome> => {
-    const open = threads.filter((t) => !t.retiring);
-    const thread = (open.length ? open : threads).reduce((a, b) => (b.load < a.load ? b : a));
+    // Workers start with the first file to parse: a run that finds nothing changed starts none.
+    while (threads.length < workers) threads.push(spawn());
+    const thread = large ? threads[0] : threads.reduce((a, b) => (b.load < a.load ? b : a));
     thread.load++;
     const id = nextId++;
     return new Promise((resolve, reject) => {

@@ -5,10 +5,12 @@
  */
 
 /** Languages parsed with tree-sitter; `text` is every other readable file. */
-export type Language = 'python' | 'typescript' | 'tsx' | 'javascript' | 'java' | 'go' | 'rust' | 'text';
-
-export const CODE_LANGUAGES = ['python', 'typescript', 'tsx', 'javascript', 'java', 'go', 'rust'] as const;
+export const CODE_LANGUAGES = [
+  'python', 'typescript', 'tsx', 'javascript', 'java', 'go', 'rust',
+  'c', 'cpp', 'csharp', 'php', 'ruby', 'kotlin', 'swift', 'scala', 'bash', 'lua', 'elixir', 'dart', 'haskell', 'ocaml', 'ocaml_interface', 'zig',
+] as const;
 export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
+export type Language = CodeLanguage | 'text';
 
 /** What a canonical code object is. `module` is a source file as an object; `file` a non-code text file. */
 export type ObjectKind =
@@ -19,6 +21,8 @@ export type ObjectKind =
   | 'struct'
   | 'enum'
   | 'trait'
+  /** A named module inside a file (Ruby `module`, Elixir `defmodule`, OCaml `module M = struct`): a container whose functions stay functions. */
+  | 'namespace'
   | 'type'
   | 'function'
   | 'method'
@@ -52,14 +56,13 @@ export interface ExtractedObject {
   docstring: string | null;
 }
 
-/** A view of an object of the same file. */
+/** A view of an object of the same file: a line range; `text` is what its lines show (see extract/view-text.ts), which the store indexes but does not keep. */
 export interface ExtractedView {
   object: number;
   kind: ViewKind;
   startLine: number;
   endLine: number;
   text: string;
-  tokens: number;
 }
 
 /** A reference from an object (by index) to a name: one per distinct (kind, qualifier, name, module, alias) an object uses, at its first line. */
@@ -94,7 +97,12 @@ export interface FileExtraction {
   objects: ExtractedObject[];
   views: ExtractedView[];
   references: ExtractedReference[];
+  /** Set when the file was indexed with less than extraction gives: minified or generated code, or views over the per-file caps. */
+  limit: { reason: LimitReason; message: string } | null;
 }
+
+/** Why a file was indexed with less than extraction gives (see extract/limits.ts). */
+export type LimitReason = 'minified' | 'views';
 
 /** Why discovery left a path out. */
 export type SkipReason = 'binary' | 'too-large' | 'symlink-outside' | 'symlink' | 'ignored' | 'unreadable' | 'vanished';
@@ -116,7 +124,7 @@ export interface CodeObject {
   docstring: string | null;
 }
 
-/** A stored view. `path` is where its text lives, which differs from the object's for derived views. */
+/** A stored view. `path` is where its text lives, which differs from the object's for derived views; `tokens` counts `text` (cl100k_base). */
 export interface View {
   id: number;
   objectId: string;
@@ -172,6 +180,8 @@ export interface Candidate {
 export interface IndexSummary {
   files: number;
   filesByLanguage: Record<string, number>;
+  /** Files indexed as plain text for want of a grammar, by extension, most first. */
+  textByExtension: Record<string, number>;
   parsed: number;
   unchanged: number;
   removed: number;
@@ -183,6 +193,10 @@ export interface IndexSummary {
   skipped: Record<string, number>;
   /** Every file left out for a reason other than ignore rules, with the reason. */
   skippedPaths: { path: string; reason: SkipReason; message: string }[];
+  /** Files of this run indexed with less than extraction gives, counted by reason: `minified` (one file object, no views), `views` (views over the per-file caps). */
+  limited: Record<string, number>;
+  /** Each such file with its reason and what was kept. */
+  limitedPaths: { path: string; reason: LimitReason; message: string }[];
   /** Files indexed with a problem (syntax errors, invalid UTF-8, parse timeout) or lost while indexing (vanished, unreadable). */
   problems: { path: string; message: string }[];
   seconds: number;

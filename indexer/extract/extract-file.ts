@@ -2,11 +2,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { languageOf, loadLanguage } from '../languages/registry.ts';
-import type { Tokenizer } from '../tokenizer.ts';
 import type { FileExtraction, SkipReason } from '../types.ts';
 import { extractCode } from './extract-code.ts';
 import { extractText } from './extract-text.ts';
-import { sourceLines } from './source.ts';
+import { capViews, minifiedReason, type FileLimit } from './limits.ts';
+import { moduleObject, sourceLines } from './source.ts';
 
 /** Default limit above which a file is skipped as too large. */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -14,13 +14,22 @@ const BINARY_SNIFF = 8000;
 
 export type FileOutcome =
   | { status: 'extracted'; file: FileExtraction }
-  | { status: 'unchanged'; path: string; hash: string }
+  | { status: 'unchanged'; path: string; hash: string; mtimeMs: number }
   | { status: 'skipped'; path: string; reason: SkipReason; message: string };
 
 export interface ExtractOptions {
   maxFileBytes: number;
   /** The hash already in the index: an equal hash means nothing to re-parse. */
   knownHash?: string;
+}
+
+/**
+ * A file's modification time as the index records it: -1 when it is within 2 s of when the file was read (a
+ * change in the same tick could keep size and time), so that the next run reads the file rather than trust its
+ * time, as git does with racy entries.
+ */
+function recordedMtime(stat: fs.Stats): number {
+  return Date.now() - stat.mtimeMs < 2000 ? -1 : Math.trunc(stat.mtimeMs);
 }
 
 /** sha-1 of a file's bytes (or of a text's UTF-8): the key that decides re-parsing, and that caches vectors. */
@@ -35,11 +44,25 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
+/** Whether a file's first bytes mark it binary (false when it cannot be read: extraction then says why). */
+export function fileLooksBinary(abs: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(abs, 'r');
+    const head = Buffer.alloc(BINARY_SNIFF);
+    return looksBinary(head.subarray(0, fs.readSync(fd, head, 0, BINARY_SNIFF, 0)));
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
 /**
  * Reads, hashes and extracts one repository file. Every problem becomes an
  * outcome with the path and a reason; nothing here throws for bad input.
  */
-export async function extractFile(root: string, rel: string, tokenizer: Tokenizer, opts: ExtractOptions): Promise<FileOutcome> {
+export async function extractFile(root: string, rel: string, opts: ExtractOptions): Promise<FileOutcome> {
   const abs = path.join(root, rel);
   let bytes: Buffer;
   let stat: fs.Stats;
@@ -55,7 +78,7 @@ export async function extractFile(root: string, rel: string, tokenizer: Tokenize
   if (bytes.length > opts.maxFileBytes) return { status: 'skipped', path: rel, reason: 'too-large', message: `${bytes.length} bytes > ${opts.maxFileBytes}` };
   if (looksBinary(bytes)) return { status: 'skipped', path: rel, reason: 'binary', message: 'binary content' };
   const hash = contentHash(bytes);
-  if (opts.knownHash === hash) return { status: 'unchanged', path: rel, hash };
+  if (opts.knownHash === hash) return { status: 'unchanged', path: rel, hash, mtimeMs: recordedMtime(stat) };
 
   const warnings: string[] = [];
   let text: string;
@@ -67,17 +90,27 @@ export async function extractFile(root: string, rel: string, tokenizer: Tokenize
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const src = sourceLines(text);
-  let language = languageOf(rel);
+  let language = languageOf(rel, text);
   let code = null;
-  if (language !== 'text') {
-    code = extractCode(rel, src, await loadLanguage(language), tokenizer);
+  let limit: FileLimit | null = null;
+  const minified = language !== 'text' ? minifiedReason(text) : null;
+  if (minified) {
+    // One file object, no parse and no windows: its lines are too long to be worth views (a 1 MB one-line bundle
+    // gave 80,190 views of megabytes each).
+    language = 'text';
+    limit = { reason: 'minified', message: minified };
+    code = { objects: [moduleObject(rel, src, 'file')], views: [], references: [], parseErrors: 0 };
+  } else if (language !== 'text') {
+    code = extractCode(rel, src, await loadLanguage(language));
     if (!code) {
       warnings.push(`parse abandoned after a timeout: indexed as plain text`);
       language = 'text';
     }
   }
-  const parts = code ?? { ...extractText(rel, src, tokenizer), references: [], parseErrors: 0 };
+  const parts = code ?? { ...extractText(rel, src), references: [], parseErrors: 0 };
   if (parts.parseErrors > 0) warnings.push(`${parts.parseErrors} syntax error node(s): indexed what parses`);
+  const capped = capViews(parts.views, bytes.length);
+  limit ??= capped.limit;
   return {
     status: 'extracted',
     file: {
@@ -85,14 +118,15 @@ export async function extractFile(root: string, rel: string, tokenizer: Tokenize
       language,
       hash,
       size: bytes.length,
-      mtimeMs: Math.trunc(stat.mtimeMs),
+      mtimeMs: recordedMtime(stat),
       lineCount: src.lines.length,
       text,
       parseErrors: parts.parseErrors,
       warnings,
       objects: parts.objects,
-      views: parts.views,
+      views: capped.views,
       references: parts.references,
+      limit,
     },
   };
 }

@@ -1,12 +1,23 @@
 import { identifierParts, splitIdentifier } from '../identifiers.ts';
 import type { ObjectKind, ViewKind } from '../types.ts';
-import { prepared, type DB } from './open.ts';
+import type { DB } from './open.ts';
+import { fileViewTexts, type StoredView } from './view-texts.ts';
 
 /**
  * The one place that writes `views_fts`: which columns a view's row holds (`ftsColumns`), and the insert and delete
- * of rows. The table is contentless (the text lives once, in `file_texts`), so a row can only be deleted by
- * repeating exactly what was inserted: every writer goes through here, never through SQL of its own.
+ * of rows. The table is contentless (the text lives once, in `file_texts`), and a contentless row is deleted with
+ * FTS5's 'delete' command given exactly the values it was inserted with: that is what keeps BM25's statistics (row
+ * count, column lengths) those of the rows that exist, so an index after any edits ranks as a fresh one.
+ * (`contentless_delete = 1` deletes by rowid, but leaves the deleted rows in the statistics for good.)
+ * Every writer goes through here, never through SQL of its own.
  */
+
+/**
+ * The version of what `ftsColumns` produces and of the table's definition. Bump it (with a migration that deletes
+ * `state.fts_layout`, or that recreates the table) whenever either changes: rows inserted by other code cannot be
+ * deleted by this code, so the store rebuilds every row (`ensureFtsLayout`) when the stored layout differs.
+ */
+export const FTS_LAYOUT = '1';
 
 /** What a view's full-text row is built from: the view and its object. */
 export interface FtsView {
@@ -33,21 +44,98 @@ export function ftsName(qualifiedName: string): string {
  * every compound identifier, so `parse` finds `parseConfigFile` and `parse_config_file`).
  */
 export function ftsColumns(view: FtsView, object: FtsObject): [name: string, text: string, parts: string] {
-  return [ftsName(object.qualifiedName), view.text, identifierParts(view.text)];
+  // An object's views come one after another: its name column is built once.
+  if (object.qualifiedName !== lastName.qualifiedName) lastName = { qualifiedName: object.qualifiedName, column: ftsName(object.qualifiedName) };
+  return [lastName.column, view.text, identifierParts(view.text)];
 }
+let lastName = { qualifiedName: '', column: '' };
 
 /** Inserts and deletes rows of `views_fts`; the rowid is the view's id. */
 export interface FtsRows {
   insert(rowid: number | bigint, view: FtsView, object: FtsObject): void;
-  /** Removes the row of a view that is (still) in the index, given the view and object it was inserted from. */
+  /** Removes the row of a view that is in the index, given the view and object it was inserted from. */
   delete(rowid: number | bigint, view: FtsView, object: FtsObject): void;
 }
 
+const statements = new WeakMap<DB, FtsRows>();
+
 export function ftsRows(db: DB): FtsRows {
-  const ins = prepared(db, 'INSERT INTO views_fts (rowid, name, text, parts) VALUES (?, ?, ?, ?)');
-  const del = prepared(db, 'DELETE FROM views_fts WHERE rowid = ?');
-  return {
-    insert: (rowid, view, object) => void ins.run(rowid, ...ftsColumns(view, object)),
-    delete: (rowid) => void del.run(rowid),
-  };
+  let rows = statements.get(db);
+  if (!rows) {
+    const ins = db.prepare('INSERT INTO views_fts (rowid, name, text, parts) VALUES (?, ?, ?, ?)');
+    const del = db.prepare("INSERT INTO views_fts (views_fts, rowid, name, text, parts) VALUES ('delete', ?, ?, ?, ?)");
+    rows = {
+      insert: (rowid, view, object) => void ins.run(rowid, ...ftsColumns(view, object)),
+      delete: (rowid, view, object) => void del.run(rowid, ...ftsColumns(view, object)),
+    };
+    statements.set(db, rows);
+  }
+  return rows;
+}
+
+/**
+ * Empties the full-text index and inserts the row of every view again, file by file (views whose text lives in the
+ * file), then records the layout. Run inside the caller's transaction. Returns the number of rows.
+ */
+export function rebuildFts(db: DB): number {
+  db.prepare("INSERT INTO views_fts (views_fts) VALUES ('delete-all')").run();
+  const fts = ftsRows(db);
+  const files = db.prepare('SELECT id FROM files ORDER BY id').pluck().all() as number[];
+  const viewsOf = db.prepare(
+    `SELECT v.id, v.object_id AS objectId, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine, v.text,
+            o.name, o.qualified_name AS qualifiedName, o.kind AS objectKind, f.path
+     FROM views v JOIN objects o ON o.id = v.object_id JOIN files f ON f.id = o.file_id WHERE v.file_id = ? ORDER BY v.id`,
+  );
+  let n = 0;
+  for (const fileId of files) {
+    const texts = fileViewTexts(db, fileId);
+    for (const v of viewsOf.all(fileId) as (StoredView & { id: number; name: string; qualifiedName: string; objectKind: ObjectKind; path: string })[]) {
+      fts.insert(v.id, { kind: v.kind, text: texts(v) }, { name: v.name, qualifiedName: v.qualifiedName, kind: v.objectKind, path: v.path });
+      n++;
+    }
+  }
+  db.prepare("INSERT INTO state (key, value) VALUES ('fts_layout', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(FTS_LAYOUT);
+  return n;
+}
+
+/** The layout the stored rows were built with (null: unknown, rows to rebuild). */
+export function storedFtsLayout(db: DB): string | null {
+  return (db.prepare("SELECT value FROM state WHERE key = 'fts_layout'").pluck().get() as string | undefined) ?? null;
+}
+
+/** Rebuilds the full-text rows, in one transaction, when they were built with another layout (after a migration). */
+export function ensureFtsLayout(db: DB): boolean {
+  if (storedFtsLayout(db) === FTS_LAYOUT) return false;
+  db.transaction(() => rebuildFts(db))();
+  return true;
+}
+
+/** What BM25 normalises by: the rows FTS5 counts and their tokens per column (its "averages" record). */
+export interface FtsStatistics {
+  rows: number;
+  tokens: number[];
+}
+
+/** FTS5's varints: big-endian groups of 7 bits, the high bit set on all but the last; a ninth byte holds 8 bits. */
+function readVarints(buf: Uint8Array): number[] {
+  const out: number[] = [];
+  let i = 0;
+  while (i < buf.length) {
+    let v = 0;
+    for (let k = 0; i < buf.length; k++) {
+      const b = buf[i++];
+      if (k === 8) { v = v * 256 + b; break; }
+      v = v * 128 + (b & 0x7f);
+      if (!(b & 0x80)) break;
+    }
+    out.push(v);
+  }
+  return out;
+}
+
+/** The statistics BM25 reads, from the averages record (rowid 1 of the table's `_data` shadow table). */
+export function ftsStatistics(db: DB): FtsStatistics {
+  const block = db.prepare('SELECT block FROM views_fts_data WHERE id = 1').pluck().get() as Uint8Array | undefined;
+  const [rows = 0, ...tokens] = block ? readVarints(block) : [];
+  return { rows, tokens };
 }

@@ -2,6 +2,8 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { registerTextFunctions } from './file-text.ts';
+import { ensureFtsLayout } from './fts.ts';
 import { checkOwnFile, ensureDatabaseDir, isUnwritable, OwnFileError, prepareDatabaseFile, verifyDatabaseFiles } from './own-files.ts';
 
 export type DB = Database.Database;
@@ -232,6 +234,8 @@ export function openStore(file: string, opts: { readonly?: boolean; quickCheck?:
     throw storeFault(file, err) ?? new StoreError(`cannot open ${file}: ${(err as Error).message}`, 'io');
   }
   try {
+    // The schema's own functions (file texts are stored deflated) before anything reads it.
+    registerTextFunctions(db);
     const migrations = loadMigrations();
     const latest = migrations.at(-1)?.version ?? 0;
     let appId: number, version: number, tables: number;
@@ -277,6 +281,8 @@ export function openStore(file: string, opts: { readonly?: boolean; quickCheck?:
         })();
       }
     }
+    // Full-text rows built with another layout (a migration recreated the table) are rebuilt from the views.
+    if (!opts.readonly) ensureFtsLayout(db);
     return db;
   } catch (err) {
     db.close();

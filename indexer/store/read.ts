@@ -1,9 +1,13 @@
+import { getTokenizer } from '../tokenizer.ts';
 import type { CodeObject, Language, ObjectKind, Reference, View, ViewKind } from '../types.ts';
 import { prepared, type DB } from './open.ts';
+import { fileViewTexts, type StoredView } from './view-texts.ts';
 
 export interface StoreCounts {
   files: number;
   filesByLanguage: Record<string, number>;
+  /** Files indexed as plain text (no grammar), by extension (`.md`, `(none)`), most first. */
+  textByExtension: Record<string, number>;
   objects: number;
   views: number;
   references: number;
@@ -17,11 +21,23 @@ export function storeCounts(db: DB): StoreCounts {
   return {
     files: one('SELECT count(*) AS n FROM files'),
     filesByLanguage: Object.fromEntries(byLang.map((r) => [r.language, r.n])),
+    textByExtension: textByExtension(db),
     objects: one('SELECT count(*) AS n FROM objects'),
     views: one('SELECT count(*) AS n FROM views'),
     references: one('SELECT count(*) AS n FROM refs'),
     resolvedReferences: one('SELECT count(*) AS n FROM refs WHERE target_id IS NOT NULL'),
   };
+}
+
+function textByExtension(db: DB): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const { path } of db.prepare("SELECT path FROM files WHERE language = 'text'").all() as { path: string }[]) {
+    const base = path.slice(path.lastIndexOf('/') + 1);
+    const dot = base.lastIndexOf('.');
+    const ext = dot > 0 ? base.slice(dot).toLowerCase() : '(none)';
+    counts.set(ext, (counts.get(ext) ?? 0) + 1);
+  }
+  return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
 }
 
 const OBJECT_COLUMNS = `o.id, f.path, f.language, o.parent_id AS parentId, o.kind, o.name, o.qualified_name AS qualifiedName,
@@ -57,14 +73,20 @@ export function findObjectsByName(db: DB, name: string): CodeObject[] {
     .all(name, name) as ObjectRow[];
 }
 
-/** The views of an object, own views first. */
+/** The views of an object, own views first, with their texts (rebuilt from the file's lines) and token counts. */
 export function objectViews(db: DB, id: string): View[] {
-  return db
-    .prepare(
-      `SELECT v.id, v.object_id AS objectId, f.path, v.kind, v.start_line AS startLine, v.end_line AS endLine, v.text, v.tokens
-       FROM views v JOIN files f ON f.id = v.file_id WHERE v.object_id = ? ORDER BY v.derived, f.path, v.start_line, v.id`,
-    )
-    .all(id) as View[];
+  const rows = prepared(
+    db,
+    `SELECT v.id, v.object_id AS objectId, v.file_id AS fileId, f.path, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine, v.text
+     FROM views v JOIN files f ON f.id = v.file_id WHERE v.object_id = ? ORDER BY v.derived, f.path, v.start_line, v.id`,
+  ).all(id) as (StoredView & { id: number; fileId: number; path: string })[];
+  // Own views all live in the object's file (one text to read); derived views keep theirs.
+  const texts = fileViewTexts(db, rows.find((r) => !r.derived)?.fileId ?? -1);
+  const tokenizer = getTokenizer();
+  return rows.map(({ id: viewId, objectId, path, kind, startLine, endLine, ...r }) => {
+    const text = texts({ objectId, kind, startLine, endLine, ...r });
+    return { id: viewId, objectId, path, kind, startLine, endLine, text, tokens: tokenizer.count(text) };
+  });
 }
 
 /** References from an object (`from`) or resolved to it (`to`). */

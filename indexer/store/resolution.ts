@@ -1,6 +1,6 @@
 import { isTestPath } from '../paths.ts';
 import { createResolver, type ResolverObject, type ResolverReference } from '../resolve/resolve.ts';
-import type { Tokenizer } from '../tokenizer.ts';
+import { viewText } from '../extract/view-text.ts';
 import type { ViewKind } from '../types.ts';
 import { ftsRows, type FtsObject } from './fts.ts';
 import type { DB } from './open.ts';
@@ -23,8 +23,8 @@ interface DerivedRow {
   line: number;
 }
 
-/** The trimmed source line shown by a derived view. */
-const MAX_CONTEXT = 240;
+/** A derived view's text is its line: it depends on no object. */
+const NO_OBJECT = { kind: 'function', startLine: 0, endLine: 0, signature: '', docstring: null } as const;
 
 /** The lines of indexed files by file id, loaded on first use. */
 function fileLines(db: DB): (fileId: number) => string[] {
@@ -45,7 +45,7 @@ function fileLines(db: DB): (fileId: number) => string[] {
  * testref) in line with the resolution, writing only what changed, in one
  * transaction that also clears the `resolution_dirty` flag.
  */
-export function resolveStore(db: DB, tokenizer: Tokenizer): ResolutionStats {
+export function resolveStore(db: DB): ResolutionStats {
   const objects = db
     .prepare('SELECT o.id, f.path, o.parent_id AS parentId, o.kind, o.name FROM objects o JOIN files f ON f.id = o.file_id')
     .all() as ResolverObject[];
@@ -100,7 +100,7 @@ export function resolveStore(db: DB, tokenizer: Tokenizer): ResolutionStats {
   const setTarget = db.prepare('UPDATE refs SET target_id = ? WHERE id = ?');
   const delView = db.prepare('DELETE FROM views WHERE id = ?');
   const insView = db.prepare(
-    'INSERT INTO views (object_id, file_id, kind, derived, start_line, end_line, text, tokens) VALUES (?, ?, ?, 1, ?, ?, ?, ?)',
+    'INSERT INTO views (object_id, file_id, kind, derived, start_line, end_line, text) VALUES (?, ?, ?, 1, ?, ?, ?)',
   );
   const fts = ftsRows(db);
   db.transaction(() => {
@@ -116,9 +116,9 @@ export function resolveStore(db: DB, tokenizer: Tokenizer): ResolutionStats {
     }
     const lines = fileLines(db);
     for (const w of wanted.values()) {
-      const text = (lines(w.fileId)[w.line - 1] ?? '').trim().slice(0, MAX_CONTEXT);
+      const text = viewText({ kind: w.kind, startLine: w.line, endLine: w.line }, lines(w.fileId), NO_OBJECT);
       if (!text) continue;
-      const id = insView.run(w.objectId, w.fileId, w.kind, w.line, w.line, text, tokenizer.count(text)).lastInsertRowid;
+      const id = insView.run(w.objectId, w.fileId, w.kind, w.line, w.line, text).lastInsertRowid;
       fts.insert(id, { kind: w.kind, text }, objectOf.get(w.objectId) as FtsObject);
     }
     setState(db, 'resolution_dirty', null);

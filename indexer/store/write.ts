@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
-import type { FileExtraction, ObjectKind, ViewKind } from '../types.ts';
+import type { FileExtraction, ObjectKind } from '../types.ts';
 import { recordChanges } from './changes.ts';
+import { packText } from './file-text.ts';
 import { ftsRows, type FtsRows } from './fts.ts';
 import { prepared, type DB } from './open.ts';
+import { fileViewTexts, type StoredView } from './view-texts.ts';
 
 /**
  * The stable id of a canonical object: a hash of (normalised path, qualified
@@ -21,10 +23,9 @@ export interface FileWriter {
   remove(path: string): boolean;
 }
 
-interface IndexedView {
+interface IndexedView extends StoredView {
   id: number;
-  kind: ViewKind;
-  text: string;
+  fileId: number;
   name: string;
   qualifiedName: string;
   objectKind: ObjectKind;
@@ -38,7 +39,8 @@ interface IndexedView {
 function fileRemover(db: DB, fts: FtsRows): (path: string) => boolean {
   const fileId = db.prepare('SELECT id FROM files WHERE path = ?').pluck();
   const views = db.prepare(
-    `SELECT v.id, v.kind, v.text, o.name, o.qualified_name AS qualifiedName, o.kind AS objectKind, fo.path
+    `SELECT v.id, v.object_id AS objectId, v.file_id AS fileId, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine, v.text,
+            o.name, o.qualified_name AS qualifiedName, o.kind AS objectKind, fo.path
      FROM views v JOIN objects o ON o.id = v.object_id JOIN files fo ON fo.id = o.file_id
      WHERE v.file_id = ? OR v.object_id IN (SELECT id FROM objects WHERE file_id = ?)`,
   );
@@ -46,8 +48,11 @@ function fileRemover(db: DB, fts: FtsRows): (path: string) => boolean {
   return (path) => {
     const id = fileId.get(path) as number | undefined;
     if (id === undefined) return false;
+    // Own views of this file's objects are rebuilt from its lines; derived views keep their text.
+    const texts = fileViewTexts(db, id);
     for (const v of views.all(id, id) as IndexedView[]) {
-      fts.delete(v.id, v, { name: v.name, qualifiedName: v.qualifiedName, kind: v.objectKind, path: v.path });
+      const text = v.derived ? (v.text ?? '') : texts(v);
+      fts.delete(v.id, { kind: v.kind, text }, { name: v.name, qualifiedName: v.qualifiedName, kind: v.objectKind, path: v.path });
     }
     del.run(id);
     return true;
@@ -60,13 +65,13 @@ export function fileWriter(db: DB): FileWriter {
   const insFile = db.prepare(
     'INSERT INTO files (path, language, hash, size, mtime_ms, line_count, parse_errors) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  const insText = db.prepare('INSERT INTO file_texts (file_id, text) VALUES (?, ?)');
+  const insText = db.prepare('INSERT INTO file_blobs (file_id, data) VALUES (?, ?)');
   const insObject = db.prepare(
     `INSERT INTO objects (id, file_id, parent_id, kind, name, qualified_name, start_line, end_line, start_byte, end_byte, signature, docstring)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insView = db.prepare(
-    'INSERT INTO views (object_id, file_id, kind, derived, start_line, end_line, text, tokens) VALUES (?, ?, ?, 0, ?, ?, ?, ?)',
+    'INSERT INTO views (object_id, file_id, kind, derived, start_line, end_line) VALUES (?, ?, ?, 0, ?, ?)',
   );
   const insRef = db.prepare(
     'INSERT INTO refs (source_id, kind, name, qualifier, module, alias, line, target_id) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)',
@@ -78,7 +83,7 @@ export function fileWriter(db: DB): FileWriter {
       const fileId = Number(
         insFile.run(file.path, file.language, file.hash, file.size, file.mtimeMs, file.lineCount, file.parseErrors).lastInsertRowid,
       );
-      insText.run(fileId, file.text);
+      insText.run(fileId, packText(file.text));
       const seen = new Map<string, number>();
       const ids = file.objects.map((o) => {
         const key = `${o.qualifiedName}\0${o.kind}`;
@@ -93,7 +98,7 @@ export function fileWriter(db: DB): FileWriter {
         );
       });
       for (const v of file.views) {
-        const id = insView.run(ids[v.object], fileId, v.kind, v.startLine, v.endLine, v.text, v.tokens).lastInsertRowid;
+        const id = insView.run(ids[v.object], fileId, v.kind, v.startLine, v.endLine).lastInsertRowid;
         fts.insert(id, v, { ...file.objects[v.object], path: file.path });
       }
       for (const r of file.references) {

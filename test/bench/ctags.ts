@@ -13,10 +13,13 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
+import { cpuSecondsOf } from './measure.ts';
 
 export interface CtagsResult {
   /** Wall-clock seconds around the spawn of `/usr/bin/time -v ctags ...`. */
   seconds: number;
+  /** User plus system CPU seconds. */
+  cpuSeconds: number;
   /** ctags' peak resident set size in MiB ("Maximum resident set size" / 1024). */
   peakRssMb: number;
   /** Tag lines in the tags file (lines not starting with the `!_` pseudo-tag prefix). */
@@ -121,7 +124,7 @@ export async function runCtags(root: string): Promise<CtagsResult> {
     const peakRssMb = parseMaxRssKb(out.stderr) / 1024;
     const tagsFileBytes = (await stat(tagsFile)).size;
     const tags = await countTags(tagsFile);
-    return { seconds, peakRssMb, tags, tagsFileBytes };
+    return { seconds, cpuSeconds: cpuSecondsOf(out.stderr), peakRssMb, tags, tagsFileBytes };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

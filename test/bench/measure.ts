@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process';
 
 export interface Measured {
   seconds: number;
+  /** User plus system CPU seconds of the process and its threads (GNU time). */
+  cpuSeconds: number;
   peakRssMb: number;
   stdout: string;
   stderr: string;
@@ -20,9 +22,16 @@ export function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv = pr
     child.once('error', (err) => reject(new Error(`cannot run /usr/bin/time (apt-get install time, or run test/bench/corpora.sh): ${err.message}`)));
     child.once('close', (code) => {
       const rss = stderr.match(/Maximum resident set size \(kbytes\): (\d+)/);
-      resolve({ seconds: (performance.now() - started) / 1000, peakRssMb: rss ? Number(rss[1]) / 1024 : NaN, stdout, stderr, code });
+      resolve({ seconds: (performance.now() - started) / 1000, cpuSeconds: cpuSecondsOf(stderr), peakRssMb: rss ? Number(rss[1]) / 1024 : NaN, stdout, stderr, code });
     });
   });
+}
+
+/** User plus system seconds from GNU time -v's report. */
+export function cpuSecondsOf(timeReport: string): number {
+  const user = timeReport.match(/User time \(seconds\): ([\d.]+)/);
+  const sys = timeReport.match(/System time \(seconds\): ([\d.]+)/);
+  return user && sys ? Number(user[1]) + Number(sys[1]) : NaN;
 }
 
 /** p-th percentile (0-100) of a list of numbers. */

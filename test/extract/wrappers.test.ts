@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { extractFile } from '../../indexer/extract/extract-file.ts';
-import { getTokenizer } from '../../indexer/tokenizer.ts';
 import { tempDir, writeTree } from '../helpers/repo.ts';
 
 const root = tempDir();
@@ -9,7 +8,7 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 async function objects(path: string, text: string) {
   writeTree(root, { [path]: text });
-  const r = await extractFile(root, path, getTokenizer(), { maxFileBytes: 1 << 20 });
+  const r = await extractFile(root, path, { maxFileBytes: 1 << 20 });
   if (r.status !== 'extracted') throw new Error(r.status);
   return r.file.objects.map((o) => `${o.kind} ${o.qualifiedName} ${o.startLine}-${o.endLine}`);
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 import { indexRepository } from '../../indexer/index-repository.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
 
@@ -11,6 +12,17 @@ export const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
 /** A fresh temporary folder, removed by the returned cleanup. */
 export function tempDir(prefix = 'allot-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A maker of temporary folders, each removed after the test of the calling file that made it. */
+export function scratchDirs(prefix?: string): () => string {
+  const dirs: string[] = [];
+  afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+  return () => {
+    const d = tempDir(prefix);
+    dirs.push(d);
+    return d;
+  };
 }
 
 /** Writes a tree of files (path -> content) under `root`. */
@@ -52,7 +64,7 @@ export function dumpIndex(db: DB): Record<string, unknown[]> {
       .all(),
     views: db
       .prepare(
-        `SELECT v.object_id, f.path, v.kind, v.derived, v.start_line, v.end_line, v.text, v.tokens
+        `SELECT v.object_id, f.path, v.kind, v.derived, v.start_line, v.end_line, v.text
          FROM views v JOIN files f ON f.id = v.file_id ORDER BY v.object_id, f.path, v.kind, v.start_line, v.text`,
       )
       .all(),

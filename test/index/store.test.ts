@@ -2,17 +2,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { APPLICATION_ID, loadMigrations, openStore, StoreError } from '../../indexer/store/open.ts';
-import { tempDir } from '../helpers/repo.ts';
+import { scratchDirs } from '../helpers/repo.ts';
 
-const dirs: string[] = [];
-const dir = () => {
-  const d = tempDir();
-  dirs.push(d);
-  return d;
-};
-afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const dir = scratchDirs();
 const sha = (f: string) => crypto.createHash('sha1').update(fs.readFileSync(f)).digest('hex');
 
 describe('opening the store', () => {

@@ -7,6 +7,7 @@ import { moveDatabaseAside } from '../../../indexer/store/own-files.ts';
 import { storeCounts } from '../../../indexer/store/read.ts';
 import { findDaemon } from '../../lib/daemon-process.ts';
 import type { IndexSummary } from '../../../indexer/types.ts';
+import { plainTextLine } from '../plain-text.ts';
 import { progressReporter } from '../progress.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
@@ -16,11 +17,14 @@ export function formatSummary(s: IndexSummary, repo: string): string {
   const langs = Object.entries(s.filesByLanguage).map(([l, n]) => `${l} ${n}`).join(', ');
   lines.push(`indexed ${repo} in ${s.seconds.toFixed(2)} s`);
   lines.push(`  files       ${s.files} (${langs || 'none'}); parsed ${s.parsed}, unchanged ${s.unchanged}, removed ${s.removed}`);
+  lines.push(`  plain text  ${plainTextLine(s.textByExtension)}`);
   lines.push(`  objects     ${s.objects}`);
   lines.push(`  views       ${s.views}`);
   lines.push(`  references  ${s.references} (${s.resolvedReferences} resolved)`);
   const skipped = Object.entries(s.skipped).map(([r, n]) => `${r} ${n}`).join(', ');
   lines.push(`  skipped     ${skipped || 'none'}${s.skippedPaths.length ? ' (paths: --json)' : ''}`);
+  const limited = Object.entries(s.limited ?? {}).map(([r, n]) => `${r} ${n}`).join(', ');
+  if (limited) lines.push(`  limited     ${limited} (paths: --json)`);
   if (s.problems.length) {
     lines.push(`  problems    ${s.problems.length}:`);
     for (const p of s.problems.slice(0, 20)) lines.push(`    ${p.path}: ${p.message}`);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { describeAddress } from '../../../daemon/config.ts';
 import type { DaemonStatus } from '../../../daemon/types.ts';
 import { findDaemon } from '../../lib/daemon-process.ts';
+import { plainTextLine } from '../plain-text.ts';
 import { resolveRepo } from '../repo.ts';
 
 function duration(seconds: number): string {
@@ -32,6 +33,7 @@ export function formatStatus(s: DaemonStatus, address: string): string {
     `allot daemon ${s.version} for ${s.repo}`,
     `  pid         ${s.pid}, up ${duration(s.uptimeSeconds)}, on ${address}`,
     `  index       ${i.files} files (${langs || 'none'}), ${i.objects} objects, ${i.views} views, ${i.references} references (${i.resolvedReferences} resolved)`,
+    `  plain text  ${plainTextLine(i.textByExtension)}`,
     `  indexing    ${ix.state}${progress}${ix.catchingUp ? ' (still catching up: results may be incomplete)' : ''}; ${ix.batches} batch(es)${last}`,
     `  pending     ${s.pending.paths} path(s)${s.pending.full ? ' + a full run' : ''}`,
     `  watcher     ${s.watcher.state}${s.watcher.error ? ` (${s.watcher.error})` : ''}, ${s.watcher.events} change event(s)`,
