@@ -4,6 +4,7 @@ import { identifiers, splitIdentifier } from '../identifiers.ts';
 import { languageOf, loadLanguage, type LoadedLanguage } from '../languages/registry.ts';
 import type { CodeLanguage, ExtractedReference } from '../types.ts';
 import { parseFrames, type Frame } from './frames.ts';
+import { readReceivers, type Receivers } from './receivers.ts';
 
 /** What a query says in code terms: the facts the structural retriever resolves through the index. */
 export interface QueryReading {
@@ -22,6 +23,8 @@ export interface QueryReading {
   /** Things that look like source file paths (`pkg/mod.py`, `src/app.ts`). */
   paths: string[];
   frames: Frame[];
+  /** What local receivers stand for (`x = C(...)`, `x: C`, `self` in `class D(B)`): member calls resolve through them. */
+  receivers: Receivers;
 }
 
 /** Import statements of every supported language, multi-line forms included. */
@@ -118,5 +121,6 @@ export function readQuery(text: string, grammars: Map<CodeLanguage, LoadedLangua
     recentParts,
     paths: [...new Set(text.match(PATH) ?? [])],
     frames: parseFrames(text),
+    receivers: readReceivers(body),
   };
 }

@@ -13,6 +13,7 @@ interface ContextFlags {
   explain?: boolean;
   quotient: boolean;
   render: boolean;
+  fill: boolean;
   baseline?: string;
   daemon?: boolean;
   retriever?: string;
@@ -26,7 +27,8 @@ export function registerContext(program: Command): void {
     .option('--object-cap <tokens>', 'b_obj: at most this many tokens per object', '1024')
     .option('--floor <tokens>', 'tokens reserved for each later object', '128')
     .option('--slots <core+companions>', 'K split into core objects and fiber companions', '4+1')
-    .option('--head-lines <lines>', 'objects a code query imports, calls or names show their first lines; what the slots leave lists more such heads (0: off)', '15')
+    .option('--head-lines <lines>', 'the size of the heads the fill lists for objects a code query imports, calls or names that do not fit whole, and of an outline\'s opening in the fill (0: no heads)', '15')
+    .option('--no-fill', 'the paper\'s strict allocation: the K slots only, the budget they leave unused')
     .option('--tokenizer <name>', 'cl100k_base or o200k_base', 'cl100k_base')
     .option('--json', 'print {query, budget, tokenizer, totalTokens, text, blocks, trace}')
     .option('--explain', 'print the allocation trace for a person, then the context')
@@ -42,7 +44,7 @@ export function registerContext(program: Command): void {
       try {
         options = parseAllocateOptions({
           budget: flags.budget, objectCap: flags.objectCap, floor: flags.floor, slots: flags.slots, headLines: flags.headLines,
-          tokenizer: flags.tokenizer as 'cl100k_base', noQuotient: !flags.quotient, noRender: !flags.render,
+          tokenizer: flags.tokenizer as 'cl100k_base', noQuotient: !flags.quotient, noRender: !flags.render, noFill: !flags.fill,
         });
       } catch (err) {
         throw new UsageError((err as Error).message);
