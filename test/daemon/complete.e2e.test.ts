@@ -122,7 +122,7 @@ describe.concurrent('honest states', () => {
       for (const item of items) {
         expect(Object.keys(item).sort()).toEqual(['content', 'description', 'name']);
         expect(typeof item.name).toBe('string');
-        expect(item.description).toMatch(/^[\w/.]+:\d+-\d+ \(\w+, (core|companion|interface); allot\)$/);
+        expect(item.description).toMatch(/^[\w/.]+:\d+-\d+ \(\w+, (core|companion|interface|fill); allot\)$/);
       }
       expect(items.map((i) => i.content).join('\n')).toContain('def apply_discount(amount, percent):');
       // Its query, when it has one, wins over the full input; unknown fields from a newer Continue are ignored.
