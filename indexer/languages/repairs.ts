@@ -23,3 +23,14 @@ export function separateCallSignatures(text: string): string {
   }
   return lines.join('\n');
 }
+
+/**
+ * tree-sitter-kotlin (this build) predates two Kotlin constructs and loses the
+ * declaration around them: `fun interface X` (Kotlin 1.4's functional interfaces)
+ * and binary literals (`0b1000_0000`). Blanking `fun` leaves an interface; `0b`
+ * as `00` leaves a decimal literal of the same length.
+ */
+export function kotlinModernSyntax(text: string): string {
+  if (!text.includes('fun') && !/0[bB]/.test(text)) return text;
+  return text.replace(/\bfun(\s+interface\b)/g, '   $1').replace(/\b0[bB](?=[01])/g, '00');
+}

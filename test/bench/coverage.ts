@@ -62,7 +62,7 @@ const PATTERNS: Partial<Record<Language, RegExp[]>> = {
   swift: [/^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|internal|open|fileprivate|final|static|class|override|mutating|nonmutating|convenience|required|indirect|dynamic|nonisolated|package)(?:\([^)]*\))?\s+)*(?:func|class|struct|enum|protocol|actor|typealias)\s+([A-Za-z_][\w]*)/],
   scala: [/^\s*(?:(?:private|protected|final|sealed|abstract|implicit|lazy|override|case|inline|transparent|open)(?:\[[^\]]*\])?\s+)*(?:def|class|object|trait|type|enum)\s+([A-Za-z_][\w]*|`[^`]+`)/],
   dart: [
-    /^\s*(?:(?:abstract|base|final|sealed|interface)\s+)*(?:class|mixin|enum|extension|typedef)\s+([A-Za-z_$][\w$]*)/,
+    /^\s*(?:(?:abstract|base|final|sealed|interface|mixin)\s+)*(?:class|mixin|enum|extension(?:\s+type)?|typedef)\s+([A-Za-z_$][\w$]*)/,
     // a function or method: a return type (capitalised, or a built-in), then the name and its parameters
     /^\s*(?:@\w+\s+)*(?:(?:static|external|abstract|override)\s+)*(?:[A-Z][\w$]*(?:<[^>]*>)?\??|void|int|double|bool|num|dynamic)\s+(?:get\s+|set\s+)?([a-z_$][\w$]*)\s*(?:<[^>]*>)?\(/,
   ],
@@ -133,6 +133,12 @@ function misread(t: Tag): boolean {
   if (KEYWORDS.has(t.name)) return true;
   if (new RegExp(`^\\s*${escape(t.name)}\\s*\\(`).test(line) && (t.kind === 'constant' || t.kind === 'variable')) return true;
   if (t.language === 'Kotlin' && new RegExp(`\\{\\s*\\(?[\\w\\s,]*\\b${escape(t.name)}\\b[\\w\\s,]*\\)?\\s*->`).test(line)) return true;
+  // A Kotlin loop variable or `when` subject (`for (call in calls)`, `when (val v = f())`), or a typed lambda parameter (`{ chain: Chain ->`).
+  if (t.language === 'Kotlin' && new RegExp(`\\b(for\\s*\\(\\s*${escape(t.name)}\\s+in\\b|when\\s*\\(\\s*val\\s+${escape(t.name)}\\b)|\\{\\s*${escape(t.name)}\\s*:[^{}]*->`).test(line)) return true;
+  // A Lua "function" whose name is no Lua name (`mod[k]`, `["boolean"]`, `end]`), or a variable bound to a call's
+  // result that takes a function (`local job = new_job(function() ... end)`, `local x = (function() ... end)()`).
+  if (t.language === 'Lua' && !/^[A-Za-z_][\w]*([.:][A-Za-z_][\w]*)*$/.test(t.name)) return true;
+  if ((t.language === 'Lua' || t.language === 'JavaScript') && t.kind === 'function' && new RegExp(`\\b${escape(t.name.split(/[.:]/).at(-1)!)}\\s*=\\s*(\\(\\s*function\\b|(?!function\\b|async\\b)[\\w.:\\[\\]]+\\s*\\()`).test(line)) return true;
   if (t.language === 'Sh' && t.kind === 'alias' && !new RegExp(`^\\s*alias\\s+(-\\w+\\s+)*${escape(t.name)}=`).test(line)) return true;
   return false;
 }
@@ -145,15 +151,37 @@ function escape(s: string): string {
 function isDefinition(t: Tag): boolean {
   const d = DEFINITIONS[t.language];
   if (!d || !d.kinds.includes(t.kind)) return false;
-  if (d.data?.includes(t.kind) && t.scopeKind && !MODULE_SCOPES.has(t.scopeKind)) return false;
+  if (isData(t, d)) return isModuleData(t);
+  return isNamed(t);
+}
+
+/**
+ * Data kinds, and ctags' JavaScript `class` for an object literal bound to a name (`var css = { wrapper: {...} }`,
+ * `Date.prototype.f = ...` read as a class `Date`): a line without the `class` keyword declares data, not a class.
+ */
+function isData(t: Tag, d: (typeof DEFINITIONS)[string]): boolean {
+  if (t.language === 'JavaScript' && t.kind === 'class') return !/\bclass\s/.test(t.pattern ?? '');
+  return d.data?.includes(t.kind) ?? false;
+}
+
+/** Data counts at module level only. */
+function isModuleData(t: Tag): boolean {
+  if (t.scopeKind && !MODULE_SCOPES.has(t.scopeKind)) return false;
+  if (!isNamed(t)) return false;
+  // `var x = require('x')` binds an import, not a definition.
+  if (/=\s*require\s*\(/.test(t.pattern ?? '')) return false;
+  // Data with no scope from ctags on an indented line is inside a block (a function body, an `if`): a local.
+  if (!t.scopeKind && /^\/\^\s/.test(t.pattern ?? '')) return false;
+  // Kotlin declares no module-level data on an indented line (no grouped declarations): package-scoped data there is a
+  // class's property whose scope ctags lost (`val dispatcher` of a class with a constructor over several lines).
+  if (t.language === 'Kotlin' && t.scopeKind === 'package' && /^\/\^\s/.test(t.pattern ?? '')) return false;
+  return true;
+}
+
+function isNamed(t: Tag): boolean {
   // Anonymous definitions have no name to find: ctags' `AnonymousFunction1a2b`, `__anon1a2b`, Kotlin's `<lambda>`,
   // OCaml's `let () = ...` and `let _ = ...`.
-  if (/^(AnonymousFunction|AnonymousClass|__anon)[0-9a-f]+$|^<lambda>$|^\(\)$|^_$/.test(t.name)) return false;
-  // `var x = require('x')` binds an import, not a definition.
-  if (d.data?.includes(t.kind) && /=\s*require\s*\(/.test(t.pattern ?? '')) return false;
-  // Data with no scope from ctags on an indented line is inside a block (a function body, an `if`): a local.
-  if (d.data?.includes(t.kind) && !t.scopeKind && /^\/\^\s/.test(t.pattern ?? '')) return false;
-  return true;
+  return !/^(AnonymousFunction|AnonymousClass|__anon)[0-9a-f]+$|^<lambda>$|^\(\)$|^_$/.test(t.name);
 }
 
 /** A name's last segment as ctags and allot write it: `histories.History:new` -> new, no quotes (Elixir tests), no spaces (C++ operators). */
