@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Language as Grammar, Parser, Query } from 'web-tree-sitter';
 import type { CodeLanguage, Language } from '../types.ts';
-import { kotlinModernSyntax, separateCallSignatures } from './repairs.ts';
+import { dartModernSyntax, kotlinModernSyntax, separateCallSignatures } from './repairs.ts';
 
 /** How a language attaches documentation to a definition. */
 export type DocStyle = 'leading-string' | 'preceding-comment';
@@ -54,7 +54,7 @@ export const LANGUAGE_SPECS: Record<CodeLanguage, LanguageSpec> = {
   bash: { language: 'bash', extensions: ['.sh', '.bash', '.zsh', '.ksh'], interpreters: ['sh', 'bash', 'zsh', 'ksh', 'dash'], grammar: vscode('bash'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
   lua: { language: 'lua', extensions: ['.lua'], interpreters: ['lua', 'luajit'], grammar: cursorless('lua'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
   elixir: { language: 'elixir', extensions: ['.ex', '.exs'], interpreters: ['elixir'], grammar: cursorless('elixir'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
-  dart: { language: 'dart', extensions: ['.dart'], grammar: cursorless('dart'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'documentation_comment', 'annotation'] },
+  dart: { language: 'dart', extensions: ['.dart'], grammar: cursorless('dart'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'documentation_comment', 'annotation'], repair: dartModernSyntax },
   haskell: { language: 'haskell', extensions: ['.hs'], interpreters: ['runhaskell', 'runghc'], grammar: cursorless('haskell'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'haddock', 'signature'] },
   ocaml: { language: 'ocaml', extensions: ['.ml'], interpreters: ['ocaml'], grammar: { pkg: 'tree-sitter-ocaml', file: 'tree-sitter-ocaml.wasm' }, docStyle: 'preceding-comment', wrappers: ['value_definition', 'type_definition', 'module_definition', 'class_definition'], leading: comments },
   ocaml_interface: { language: 'ocaml_interface', extensions: ['.mli'], grammar: { pkg: 'tree-sitter-ocaml', file: 'tree-sitter-ocaml_interface.wasm' }, docStyle: 'preceding-comment', wrappers: ['type_definition', 'module_definition'], leading: comments },

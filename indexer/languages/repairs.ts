@@ -34,3 +34,41 @@ export function kotlinModernSyntax(text: string): string {
   if (!text.includes('fun') && !/0[bB]/.test(text)) return text;
   return text.replace(/\bfun(\s+interface\b)/g, '   $1').replace(/\b0[bB](?=[01])/g, '00');
 }
+
+/**
+ * tree-sitter-dart (this build) predates Dart 3.3's extension types and 2.19's
+ * unnamed `library;`, and loses the declarations after either. `extension type
+ * N._(Rep r) implements I {` reads, once `extension type` is `class` and the
+ * representation clause `._(Rep r)` is blanked (newlines kept), as the class
+ * declaration it behaves like; `library;` names nothing and is blanked.
+ */
+export function dartModernSyntax(text: string): string {
+  const unnamed = text.includes('library') ? text.replace(/^library\s*;/gm, (m) => blank(m)) : text;
+  return unnamed.includes('extension') ? extensionTypesAsClasses(unnamed) : unnamed;
+}
+
+function extensionTypesAsClasses(text: string): string {
+  const head = /\bextension\s+type\s+(?:const\s+)?([A-Za-z_$][\w$]*(?:<[^>{;]*>)?)(\s*(?:\.[A-Za-z_$][\w$]*)?\s*\()/dg;
+  let out = '';
+  let from = 0;
+  for (let m = head.exec(text); m; m = head.exec(text)) {
+    // the representation clause's closing parenthesis (nested ones balanced)
+    let depth = 0;
+    let end = m.index + m[0].length - 1;
+    for (; end < text.length; end++) {
+      if (text[end] === '(') depth++;
+      else if (text[end] === ')' && --depth === 0) break;
+    }
+    if (end >= text.length) break;
+    const [nameStart, clause] = [m.indices![1][0], m.indices![2][0]];
+    out += text.slice(from, m.index) + blank(text.slice(m.index, nameStart)).replace(/^ {5}/, 'class') + text.slice(nameStart, clause) + blank(text.slice(clause, end + 1));
+    from = end + 1;
+    head.lastIndex = from;
+  }
+  return out + text.slice(from);
+}
+
+/** Spaces in place of every character but line breaks. */
+function blank(s: string): string {
+  return s.replace(/[^\n]/g, ' ');
+}

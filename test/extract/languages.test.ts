@@ -225,11 +225,11 @@ const ROWS: Row[] = [
   {
     language: 'dart',
     files: {
-      'lib/src/text.dart': '/// Text helpers.\nclass Text {\n  static const width = 8;\n  static String pad(String s) {\n    return s.padLeft(width);\n  }\n  int get size => width;\n}\nmixin Loud { String shout(String s) => s.toUpperCase(); }\nabstract mixin class Padded {}\nenum Kind { a, b }\nString trimAll(String s) {\n  String strip(String t) => t.trim();\n  return strip(s);\n}\n',
+      'lib/src/text.dart': 'library;\n\n/// Text helpers.\nclass Text {\n  static const width = 8;\n  static String pad(String s) {\n    return s.padLeft(width);\n  }\n  int get size => width;\n}\nmixin Loud { String shout(String s) => s.toUpperCase(); }\nabstract mixin class Padded {}\nextension type Meters._(int v) implements Object {\n  int twice() => v * 2;\n}\nenum Kind { a, b }\nString trimAll(String s) {\n  String strip(String t) => t.trim();\n  return strip(s);\n}\n',
       'lib/app.dart': "import 'package:acme/src/text.dart';\n\nvoid run() {\n  print(trimAll(Text.pad('x')));\n}\n",
     },
     file: 'lib/src/text.dart',
-    objects: ['module lib.src.text', 'class Text', 'method Text.pad', 'method Text.size', 'trait Loud', 'method Loud.shout', 'class Padded', 'enum Kind', 'function trimAll', 'function trimAll.strip'],
+    objects: ['module lib.src.text', 'class Text', 'method Text.pad', 'method Text.size', 'trait Loud', 'method Loud.shout', 'class Padded', 'class Meters', 'method Meters.twice', 'enum Kind', 'function trimAll', 'function trimAll.strip'],
     importRef: { from: 'lib/app.dart', module: 'package:acme/src/text.dart', to: 'lib/src/text.dart' },
     call: { source: 'run', name: 'trimAll', target: 'trimAll', to: 'lib/src/text.dart' },
   },
