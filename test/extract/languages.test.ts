@@ -103,11 +103,11 @@ const ROWS: Row[] = [
     language: 'c',
     files: {
       'src/geometry.h': '#ifndef GEOMETRY_H\n#define GEOMETRY_H\ntypedef struct point { int x, y; } point_t;\nint manhattan(point_t p);\n#endif\n',
-      'src/geometry.c': '#include "geometry.h"\n#define ABS(v) ((v) < 0 ? -(v) : (v))\nstatic int calls = 0;\n/* Distance from the origin. */\nint manhattan(point_t p) { calls++; return ABS(p.x) + ABS(p.y); }\nenum axis { AXIS_X, AXIS_Y };\n',
+      'src/geometry.c': '#include "geometry.h"\n#define ABS(v) ((v) < 0 ? -(v) : (v))\nstatic int calls = 0;\n/* Distance from the origin. */\nint manhattan(point_t p) { calls++; return ABS(p.x) + ABS(p.y); }\nGEO_API int (*on_measure)(point_t *p) GEO_ATTR;\nGEO_API point_t *(origin) (void);\nenum axis { AXIS_X, AXIS_Y };\n',
       'src/main.c': '#include <stdio.h>\n#include "geometry.h"\nint main(void) { point_t p = {1, 2}; printf("%d", manhattan(p)); return 0; }\n',
     },
     file: 'src/geometry.c',
-    objects: ['module src.geometry', 'function ABS', 'constant calls', 'function manhattan', 'enum axis'],
+    objects: ['module src.geometry', 'function ABS', 'constant calls', 'function manhattan', 'constant on_measure', 'enum axis'],
     importRef: { from: 'src/main.c', module: 'geometry.h', to: 'src/geometry.h' },
     call: { source: 'main', name: 'manhattan', target: 'manhattan', to: 'src/geometry.c' },
   },
