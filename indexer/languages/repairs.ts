@@ -79,13 +79,13 @@ function blank(s: string): string {
  * `SQLITE_API`, `ZEXTERN`, `LUAI_FUNC`). tree-sitter-c, which does not expand
  * macros, reads the macro as the type and the real type as the name. A word at
  * the start of a line that is all capitals and ends as such macros are named by
- * convention (`API`, `EXPORT`, `EXTERN`, `FUNC`, `DATA`, `DECL`), followed by
+ * convention (`API`, `EXPORT`, `EXTERN`, `FUNC`, `DATA`, `DECL`, `INLINE`: `JEMALLOC_ALWAYS_INLINE void f()`), followed by
  * more of the declaration, is blanked, and in such files so is an attribute macro
  * between a declarator and its `;` (`(void *ptr) REDISMODULE_ATTR;`), where C allows no word.
  */
 export function blankExportMacros(text: string): string {
-  if (!/^[A-Z][A-Z0-9_]*(?:API|EXPORT|EXTERN|FUNC|DATA|DECL)\s/m.test(text)) return text;
+  if (!/^[A-Z][A-Z0-9_]*(?:API|EXPORT|EXTERN|FUNC|DATA|DECL|INLINE)\s/m.test(text)) return text;
   return text
-    .replace(/^[A-Z][A-Z0-9_]*(?:API|EXPORT|EXTERN|FUNC|DATA|DECL)(?=[ \t]+[A-Za-z_])/gm, (m) => blank(m))
+    .replace(/^[A-Z][A-Z0-9_]*(?:API|EXPORT|EXTERN|FUNC|DATA|DECL|INLINE)(?=[ \t]+[A-Za-z_])/gm, (m) => blank(m))
     .replace(/(?<=\)[ \t]+)[A-Z][A-Z0-9_]*(?=[ \t]*;)/g, (m) => blank(m));
 }
