@@ -122,9 +122,12 @@ export function querySource(file: string, seen: string[] = []): string {
 export interface LoadedLanguage {
   spec: LanguageSpec;
   parser: Parser;
+  /**
+   * The language's query, with patterns capturing `@wrapper` and `@leading` nodes (see LanguageSpec) appended: found
+   * by query, since walking parents and siblings costs O(depth) each in tree-sitter, and in the same pass as the
+   * definitions, since a second pass over the tree cost as much as a third of the first one.
+   */
   query: Query;
-  /** Captures `@wrapper` and `@leading` nodes (see LanguageSpec): found by query, since walking parents and siblings costs O(depth) each in tree-sitter. */
-  attachments: Query | null;
 }
 
 let init: Promise<void> | undefined;
@@ -146,7 +149,7 @@ export function loadLanguage(language: CodeLanguage): Promise<LoadedLanguage> {
         spec.wrappers.length ? `[${spec.wrappers.map((t) => `(${t})`).join(' ')}] @wrapper` : '',
         spec.leading.length ? `[${spec.leading.map((t) => `(${t})`).join(' ')}] @leading` : '',
       ].join('\n');
-      return { spec, parser, query: new Query(grammar, source), attachments: patterns.trim() ? new Query(grammar, patterns) : null };
+      return { spec, parser, query: new Query(grammar, `${source}\n${patterns}`) };
     })();
     loaded.set(language, p);
   }
