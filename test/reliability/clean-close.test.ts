@@ -85,6 +85,10 @@ describe('a clean close lets the next writable open skip the quick check', () =>
       const r = JSON.parse(fs.readFileSync(`${db}-clean`, 'utf8'));
       fs.writeFileSync(`${db}-clean`, JSON.stringify({ ...r, mtimeNs: String(BigInt(r.mtimeNs) - 1n) }));
     }, 'checked'],
+    ['a record with a field more', (db) => {
+      const r = JSON.parse(fs.readFileSync(`${db}-clean`, 'utf8'));
+      fs.writeFileSync(`${db}-clean`, JSON.stringify({ ...r, trusted: true }));
+    }, 'checked'],
     ['the same bytes under another inode, mtime restored', (db) => keepTimes(db, () => {
       fs.copyFileSync(db, `${db}.copy`);
       fs.renameSync(`${db}.copy`, db);
