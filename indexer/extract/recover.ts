@@ -58,11 +58,24 @@ function matchStart(m: QueryMatch): number {
   return at;
 }
 
-/** Runs of consecutive top-level nodes holding an ERROR or MISSING node, as ranges. */
+/**
+ * Open naming scopes whose bodies hold top-level declarations (C++ `namespace x {`, `extern "C" {`): an error
+ * inside one is looked for among the body's declarations, so one broken declaration does not re-parse the file.
+ */
+const SCOPES = new Set(['namespace_definition', 'linkage_specification']);
+
+/** Runs of consecutive top-level nodes holding an ERROR or MISSING node, as ranges (inside open naming scopes, of their declarations). */
 function brokenRegions(root: Node): Range[] {
   const out: Range[] = [];
   let open: Range | undefined;
   for (const child of root.children) {
+    const body = SCOPES.has(child.type) && !child.isError && !child.isMissing ? child.childForFieldName('body') : null;
+    if (body && body.hasError && !body.isError && !body.isMissing) {
+      if (open) out.push(open);
+      open = undefined;
+      out.push(...brokenRegions(body));
+      continue;
+    }
     if (child.hasError || child.isError || child.isMissing) {
       if (open) open = { startIndex: open.startIndex, startPosition: open.startPosition, endIndex: child.endIndex, endPosition: child.endPosition };
       else open = { startIndex: child.startIndex, startPosition: child.startPosition, endIndex: child.endIndex, endPosition: child.endPosition };
