@@ -16,7 +16,7 @@ import { containmentOf, groupInput, renderGroup, type GroupInput } from './form.
 import { isOutline, shownRanges, shrinkOutline } from './outline.ts';
 import { fragments, quotient } from './quotient.ts';
 import {
-  endLineOf, renderInput, renderWindow, renderWithin, shrinkRendered, wholeText, wholeTokens, type Rendered, type RenderInput,
+  endLineOf, renderInput, renderWithin, shrinkRendered, wholeText, wholeTokens, type Rendered, type RenderInput,
 } from './render.ts';
 import { terms } from './terms.ts';
 import type {
@@ -85,14 +85,6 @@ function cutAtBudget(groups: GroupInput[], available: number, queryTokens: strin
     R = r.outcome === 'whole' ? R - r.tokens : 0;
   });
   return { steps, rendered, floor: 0 };
-}
-
-// Breadth rule (slots): a structure-found slot longer than a head is shown as its head first (never more than b_i).
-function compactSlot(b: Placed, headLines: number, tok: Tokenizer): void {
-  const n = b.input.lines.length;
-  if (!b.gi.fromStart || n <= headLines || b.rendered.outcome === 'descriptor only' || b.rendered.outcome.startsWith('empty')) return;
-  const head = renderWindow(b.input, [0, headLines - 1], tok);
-  if (head.tokens < b.rendered.tokens) b.rendered = head;
 }
 
 const shownLines = (input: RenderInput, r: Rendered): [number, number] =>
@@ -218,9 +210,6 @@ export function allocate(
   const placed: Placed[] = groupInputs.map((gi, k) => ({
     gi, input: gi.input, rendered: rendered[k], role: gi.group.root.role, allowance: opts.noRender ? steps[k].R : steps[k].result, filled: false,
   }));
-  // 5a. Breadth before depth: when further objects found through structure wait for the fill, a slot found through
-  // structure starts as its head; it grows back towards b_i in step 5c, after every such object had its compact form.
-  if (fillOn && opts.headLines > 0 && rest.some((p) => p.viaStructure)) for (const b of placed) compactSlot(b, opts.headLines, tok);
 
   // 5b. The fill: what the K slots left goes to further objects in rank order, whole, as outlines or heads.
   const leftover = available - placed.reduce((sum, b) => sum + b.rendered.tokens, 0);

@@ -98,6 +98,21 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
             continue;
           }
         }
+        // A container shown by its head: its outline (that head, every member's listing) with this member expanded.
+        if (!isOutline(r) && outlines(host.gi)) {
+          const touched = [...touchedOf(host.gi.group), p.objectId];
+          const room = r.tokens + left;
+          const o = outlineWithin(host.gi.input, host.gi.plan(), room, tok, { touched, opening: ctx.headLines });
+          if (o && o.tokens <= room) {
+            left = room - o.tokens;
+            host.allowance = Math.max(host.allowance, room);
+            host.input = host.gi.input;
+            host.rendered = o;
+            host.gi.group.nested.push(selected);
+            out.merged++;
+            continue;
+          }
+        }
         skip(p);
         continue;
       }
