@@ -158,16 +158,16 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
     if (!obj) continue;
     const input = renderInput(obj);
     const room = left - sep;
-    // Breadth first: an object longer than a head gets its compact form now (found through structure its head, a
-    // class or module found otherwise its outline with a head's opening), and its outline or whole form only when the
-    // blocks deepen, once every further object had its compact form.
+    // Breadth first: an object longer than a head gets its compact form now (found through structure its head; a
+    // class the query calls members through, or a class or module found otherwise, its outline with a head's
+    // opening), and its outline or whole form only when the blocks deepen, once every further object had its compact form.
     const longer = ctx.headLines > 0 && input.lines.length > ctx.headLines;
     const gi = groupInput({ root: selected, nested: [] }, obj, input, longer && p.viaStructure ? Infinity : wholeTokens(input, room, tok), ctx.fiber);
     const place = (blockInput: RenderInput, rendered: Rendered): Placed => ({ gi, input: blockInput, rendered, role: selected.role, allowance: room, filled: true });
     const compact = longer && (p.viaStructure || outlines(gi));
     let block: Placed | null = null;
     if (!compact && gi.d <= room) block = place(input, wholeRendered(input, gi.d));
-    else if (compact && !p.viaStructure && outlines(gi)) {
+    else if (compact && (!p.viaStructure || p.receiver) && outlines(gi)) {
       const o = outlineWithin(input, gi.plan(), room, tok, { touched: [], opening: ctx.headLines });
       if (o) block = place(input, o);
     }

@@ -33,6 +33,8 @@ interface Seed {
   reason: string;
   /** Found at a line (a traceback frame): the line, not the head, is what matters. */
   atLine?: boolean;
+  /** A class the query calls members through. */
+  receiver?: boolean;
 }
 
 export interface StructuralOptions {
@@ -116,6 +118,7 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
           viewId: v.id, objectId: r.id, fiber: o.path, path: o.path, objectName: o.qualifiedName, objectKind: o.kind as ObjectKind,
           viewKind: v.kind, startLine: v.startLine, endLine: v.endLine, score: r.score, reason: `structural: ${r.reason}`,
           ...(code && !r.atLine ? { viaStructure: true } : {}),
+          ...(code && r.receiver ? { receiver: true } : {}),
         });
       }
       return out;
@@ -223,9 +226,20 @@ function seedObjects(s: Structure, reading: ReturnType<typeof readQuery>, path: 
       if (id) receivers.set(id, `self: a ${base}`);
     }
     for (const [id, reason] of receiverCalls(reading, resolveName, inheritedMember)) add(id, WEIGHT.called, reason);
-    for (const call of reading.calls) add(resolver.resolve(asRef(call)), WEIGHT.called, `${call.kind === 'inherit' ? 'inherited' : 'called'} in the query as ${call.qualifier ? `${call.qualifier}.` : ''}${call.name}`);
+    for (const call of reading.calls) {
+      const id = resolver.resolve(asRef(call));
+      add(id, WEIGHT.called, `${call.kind === 'inherit' ? 'inherited' : 'called'} in the query as ${call.qualifier ? `${call.qualifier}.` : ''}${call.name}`);
+      // A class the query instantiates: an instance in play, whose members the next lines may call.
+      if (id && s.objects.get(id)?.kind === 'class' && !receivers.has(id)) receivers.set(id, `${call.name}(...)`);
+    }
   } finally {
     resolver.restoreBindings(queryPath, saved);
+  }
+  // Classes bound to a local or declared as bases are receivers (modules are not: their outline is the file's).
+  for (const [id] of receivers) {
+    const seed = seeds.get(id);
+    const o = s.objects.get(id);
+    if (seed && o && o.kind !== 'module' && o.kind !== 'file') seed.receiver = true;
   }
   // Members the query calls already keep that reason; the others are what its next lines may call.
   for (const [id, score, reason] of receiverMembers(s, receivers, reading.recentParts)) if (!seeds.has(id)) add(id, score, reason);

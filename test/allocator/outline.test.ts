@@ -92,6 +92,11 @@ describe('outlines and containment', () => {
     for (let k = 0; k < 30; k++) expect(outline.text).toContain(`    def op_${k}(self, other, scale=${k}):`);
     expect(roomy.totalTokens).toBeLessThanOrEqual(2000);
 
+    // A class the query calls members through is listed as its outline at once (its members are what comes next).
+    const asReceiver = allocate(query, ranked.map((c) => (c.objectId === 'cls' ? { ...c, receiver: true } : c)), memorySource(objects), tok, { slots: '1+0', budget: 1300 });
+    expect(blockOf(asReceiver, 'Matrix')!.outline).toBe(true);
+    expect(asReceiver.totalTokens).toBeLessThanOrEqual(1300);
+
     // A member found after the class, which shows its head: the head becomes the outline with that member whole.
     const withMember = allocate(query, [...ranked, structural(view(m17, 1))], memorySource(objects), tok, { slots: '1+0', budget: 2000 });
     expect(withMember.blocks.filter((b) => b.path === 'pkg/linalg.py')).toHaveLength(1);

@@ -85,6 +85,16 @@ describe('receiver resolution through the index', () => {
     expect(bare.some((c) => /member of widgets/.test(c.reason))).toBe(false);
   });
 
+  it('marks the classes the query calls members through (bound to a local, instantiated, a declared base) as receivers, not modules', async () => {
+    const r = createStructuralRetriever(db, await loadQueryLanguages(), { path: 'app/main.py' });
+    const flags = (query: string) => new Map(r.retrieve(query, 20).map((c) => [c.objectName, c.receiver === true]));
+    expect(flags('from lang.grammar import Parser\n\np = Parser()\n').get('Parser')).toBe(true);
+    expect(flags('from lang.grammar import Parser\n\nclass Strict(Parser):\n    pass\n').get('Parser')).toBe(true);
+    expect(flags('from lang.grammar import Parser\n\nprint(Parser)\n').get('Parser')).toBe(false);
+    const mod = [...flags('from lang import grammar\n\np = grammar.Parser()\n')];
+    expect(mod.filter(([name, on]) => on && name.includes('grammar'))).toEqual([]);
+  });
+
   it.each([
     ['new C().m(', "import { Lexer } from '../web/lexer';\n\nconst words = new Lexer().scan(text);\n", 'Lexer.scan', /Lexer\(\.\.\.\)\.scan/],
     ['const x = new C(); x.m(', "import { Lexer } from '../web/lexer';\n\nconst lx = new Lexer();\nlx.scan(text);\n", 'Lexer.scan', /lx\.scan \(lx: Lexer\)/],
