@@ -1,4 +1,6 @@
 import { isTestPath } from '../paths.ts';
+import type { ModuleRoots } from '../resolve/modules.ts';
+import { psr4Roots } from '../resolve/psr4.ts';
 import { createResolver, type ResolverObject, type ResolverReference } from '../resolve/resolve.ts';
 import { viewText } from '../extract/view-text.ts';
 import type { ViewKind } from '../types.ts';
@@ -40,6 +42,14 @@ function fileLines(db: DB): (fileId: number) => string[] {
   };
 }
 
+/** Where the repository says its modules live: the PSR-4 roots of every indexed composer.json (a change to one marks resolution dirty like any file). */
+function moduleRoots(db: DB): ModuleRoots {
+  const rows = db
+    .prepare("SELECT f.path, t.text FROM file_texts t JOIN files f ON f.id = t.file_id WHERE f.path = 'composer.json' OR f.path LIKE '%/composer.json' ORDER BY f.path")
+    .all() as { path: string; text: string }[];
+  return { psr4: rows.flatMap((r) => psr4Roots(r.path, r.text)) };
+}
+
 /**
  * Re-resolves every reference and brings the derived views (callsite, import,
  * testref) in line with the resolution, writing only what changed, in one
@@ -49,7 +59,7 @@ export function resolveStore(db: DB): ResolutionStats {
   const objects = db
     .prepare('SELECT o.id, f.path, o.parent_id AS parentId, o.kind, o.name FROM objects o JOIN files f ON f.id = o.file_id')
     .all() as ResolverObject[];
-  const resolver = createResolver(objects);
+  const resolver = createResolver(objects, moduleRoots(db));
   const refsOf = (where: string) =>
     db
       .prepare(
