@@ -31,6 +31,7 @@ export function quotient(candidates: readonly Candidate[]): Position[] {
       // Ranked order means the first view seen is the strongest; later ones are only recorded.
       held.views.push(absorbed(c));
       if (c.viaStructure) held.viaStructure = true;
+      if (c.receiver) held.receiver = true;
       continue;
     }
     byObject.set(c.objectId, {
@@ -44,6 +45,7 @@ export function quotient(candidates: readonly Candidate[]): Position[] {
       origin: 'retrieved',
       ...(c.viaStructure ? { viaStructure: true } : {}),
       ...(c.fileScore !== undefined ? { fileScore: c.fileScore } : {}),
+      ...(c.receiver ? { receiver: true } : {}),
     });
   }
   return [...byObject.values()];

@@ -178,6 +178,8 @@ export interface Candidate {
    * weighs files (prose queries): where the answer to a question most likely lives, for the companion and the fill.
    */
   fileScore?: number;
+  /** A class the query calls members through (a local bound to it, a base of a class it declares): its members matter. */
+  receiver?: boolean;
 }
 
 /** Counts shown after an index run and by status. */

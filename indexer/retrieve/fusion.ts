@@ -65,6 +65,7 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
       const views = new Map<number, Candidate>();
       const viaStructure = new Set<string>();
       let leader: string | undefined;
+      const receiver = new Set<string>();
       for (const [i, { retriever, weight }] of parts.entries()) {
         const ranks = new Map<string, number>();
         const weak = new Set<string>();
@@ -76,6 +77,7 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
           if (i === 0) leader ??= c.objectId;
           if (!views.has(c.viewId)) views.set(c.viewId, c);
           if (c.viaStructure) viaStructure.add(c.objectId);
+          if (c.receiver) receiver.add(c.objectId);
           const rs = reasons.get(c.objectId) ?? reasons.set(c.objectId, []).get(c.objectId)!;
           if (!rs.includes(c.reason)) rs.push(c.reason);
         }
@@ -94,6 +96,7 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
           ...c, score: score.get(c.objectId)!, reason: reasons.get(c.objectId)!.join('; '),
           ...(viaStructure.has(c.objectId) ? { viaStructure: true } : {}),
           ...(files ? { fileScore: Math.round(files.get(c.fiber)! * 1e4) / 1e4 } : {}),
+          ...(receiver.has(c.objectId) ? { receiver: true } : {}),
         }))
         .sort((a, b) => b.score - a.score || (a.objectId < b.objectId ? -1 : a.objectId > b.objectId ? 1 : a.viewId - b.viewId))
         .slice(0, k);
