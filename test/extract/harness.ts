@@ -63,3 +63,12 @@ export function extractionHarness(fixture: string) {
     },
   };
 }
+
+/**
+ * CPU milliseconds this process spent since `from` (a `process.cpuUsage()`): the pathological-input tests bound
+ * the work, not the wall clock, which a loaded machine stretches at will.
+ */
+export function cpuMsSince(from: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1000;
+}

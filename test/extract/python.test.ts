@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractionHarness, objects, object, parentOf, views, refs } from './harness.ts';
+import { cpuMsSince, extractionHarness, objects, object, parentOf, views, refs } from './harness.ts';
 
 const { extract, extractText } = extractionHarness('python');
 
@@ -78,9 +78,9 @@ describe('python robustness', () => {
   it('survives 5,000 nested brackets quickly', async () => {
     const n = 5000;
     const text = `x = ${'['.repeat(n)}${']'.repeat(n)}\ndef f():\n    return ${'('.repeat(n)}1${')'.repeat(n)}\n`;
-    const t0 = performance.now();
+    const t0 = process.cpuUsage();
     const f = await extractText('deep.py', text);
-    expect(performance.now() - t0).toBeLessThan(2_000);
+    expect(cpuMsSince(t0)).toBeLessThan(2_000);
     expect(f.parseErrors).toBe(0);
     expect(objects(f)).toEqual(['module deep 1-3', 'constant x 1-1', 'function f 2-3']);
   });
