@@ -1,6 +1,5 @@
 // A `git checkout` that rewrites thousands of files under a running daemon:
 // absorbed as one batch, and afterwards the index equals a fresh index.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -8,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { indexRepository } from '../../indexer/index-repository.ts';
 import { openStore } from '../../indexer/store/open.ts';
 import { isSettled, killDaemons, serve, settled, waitFor } from '../helpers/daemon.ts';
-import { checkConsistency, dumpIndex, tempDir, writeTree } from '../helpers/repo.ts';
+import { checkConsistency, dumpIndex, git, tempDir, writeTree } from '../helpers/repo.ts';
 
 // whatever happens, no daemon outlives this file
 afterAll(killDaemons);
@@ -19,11 +18,6 @@ const FILES = 2000;
 const BASE = 300;
 const dirs: string[] = [];
 afterAll(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-
-function git(repo: string, ...args: string[]): void {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-}
 
 function tree(variant: string, from: number, to: number): Record<string, string> {
   const files: Record<string, string> = {};

@@ -10,15 +10,23 @@ import type { IndexSummary } from '../../../indexer/types.ts';
 import { progressReporter } from '../progress.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+
+/** The extraction cache in one line: `1,204 extractions, 9.8 MB of 256.0 MB`, or `off`. */
+export function cacheLine(c: { entries: number; bytes: number; maxBytes: number }): string {
+  return c.maxBytes > 0 ? `${c.entries} extraction(s), ${mb(c.bytes)} of ${mb(c.maxBytes)}` : 'off (--cache-mb 0)';
+}
+
 /** The summary printed after `allot index`. */
 export function formatSummary(s: IndexSummary, repo: string): string {
   const lines: string[] = [];
   const langs = Object.entries(s.filesByLanguage).map(([l, n]) => `${l} ${n}`).join(', ');
   lines.push(`indexed ${repo} in ${s.seconds.toFixed(2)} s`);
-  lines.push(`  files       ${s.files} (${langs || 'none'}); parsed ${s.parsed}, unchanged ${s.unchanged}, removed ${s.removed}`);
+  lines.push(`  files       ${s.files} (${langs || 'none'}); parsed ${s.parsed}, restored ${s.restored}, unchanged ${s.unchanged}, removed ${s.removed}`);
   lines.push(`  objects     ${s.objects}`);
   lines.push(`  views       ${s.views}`);
   lines.push(`  references  ${s.references} (${s.resolvedReferences} resolved)`);
+  lines.push(`  cache       ${cacheLine(s.cache)}`);
   const skipped = Object.entries(s.skipped).map(([r, n]) => `${r} ${n}`).join(', ');
   lines.push(`  skipped     ${skipped || 'none'}${s.skippedPaths.length ? ' (paths: --json)' : ''}`);
   const limited = Object.entries(s.limited ?? {}).map(([r, n]) => `${r} ${n}`).join(', ');
