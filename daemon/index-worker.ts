@@ -44,6 +44,8 @@ export interface JobResult {
   /** The paths the job covered after expanding folder events (empty for full runs). */
   paths: string[];
   parsed: number;
+  /** Files restored from the extraction cache instead of parsed. */
+  restored: number;
   removed: number;
   problems: number;
   seconds: number;
@@ -184,7 +186,7 @@ async function run(job: IndexJob, workers: number | undefined): Promise<void> {
     post({
       type: 'done',
       result: {
-        id: job.id, full: job.full, paths: paths ?? [], parsed: summary.parsed, removed: summary.removed,
+        id: job.id, full: job.full, paths: paths ?? [], parsed: summary.parsed, restored: summary.restored, removed: summary.removed,
         problems: summary.problems.length, seconds: (performance.now() - started) / 1000, phases: summary.phases,
         heapMb: v8.getHeapStatistics().total_heap_size / 2 ** 20,
       },

@@ -16,6 +16,7 @@ import path from 'node:path';
 import type { IndexProgress } from '../indexer/index-repository.ts';
 import { isDamage, openStore, sqliteFault, StoreError, storeFault, type DB } from '../indexer/store/open.ts';
 import { isUnwritable } from '../indexer/store/own-files.ts';
+import { cacheStats } from '../indexer/store/extraction-cache.ts';
 import { storeCounts } from '../indexer/store/read.ts';
 import { createApi } from './api.ts';
 import { createBatcher, type Batch, type Batcher } from './batcher.ts';
@@ -144,7 +145,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       const model = activeDenseModel(db);
       return denseFromStore(model, model ? countEmbedded(db, model) : null);
     };
-    const state = initialState(storeCounts(db), denseNow());
+    const state = initialState(storeCounts(db), denseNow(), cacheStats(db));
     let embedStarted: { at: number; done: number } | null = null;
     onEmbedding = (m) => {
       if (m.type === 'embedding-failed') {
@@ -195,6 +196,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       state.indexing.progress = null;
       try {
         state.counts = storeCounts(db);
+        state.cache = cacheStats(db);
       } catch (err) {
         const fault = sqliteFault(opts.db, err);
         if (!fault || !isDamage(fault)) throw err;
@@ -208,7 +210,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       const finishedAt = new Date().toISOString();
       if (outcome.status === 'done') {
         const r = outcome.result;
-        const report = { id: job.id, full: job.full, paths: r.paths.length, parsed: r.parsed, removed: r.removed, seconds: r.seconds, finishedAt, error: null };
+        const report = { id: job.id, full: job.full, paths: r.paths.length, parsed: r.parsed, restored: r.restored, removed: r.removed, seconds: r.seconds, finishedAt, error: null };
         recordBatch(state, report);
         retries = 0;
         if (job.full) {
@@ -217,9 +219,9 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
         }
         state.indexing.state = 'idle';
         events.publish({ type: 'indexed', report, ...capPaths(r.paths) });
-        if (r.parsed || r.removed || job.full) {
+        if (r.parsed || r.restored || r.removed || job.full) {
           const phases = Object.entries(r.phases).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ');
-          log(`indexed ${job.full ? 'repository' : `${r.paths.length} path(s)`}: ${r.parsed} parsed, ${r.removed} removed in ${r.seconds.toFixed(2)} s (${phases}; writer heap ${r.heapMb.toFixed(0)} MB)`);
+          log(`indexed ${job.full ? 'repository' : `${r.paths.length} path(s)`}: ${r.parsed} parsed, ${r.restored} restored, ${r.removed} removed in ${r.seconds.toFixed(2)} s (${phases}; writer heap ${r.heapMb.toFixed(0)} MB)`);
         }
         if (!watcher && !stopping) startWatcher();
         // A full run, or a resolution pass over a large repository, grows the writer thread's heap and V8 keeps
@@ -241,7 +243,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       }
       const gone = !fs.existsSync(repo);
       const message = gone ? `the repository ${repo} no longer exists; serving the last index` : `indexing failed: ${outcome.message}`;
-      recordBatch(state, { id: job.id, full: job.full, paths: job.paths.length, parsed: 0, removed: 0, seconds: (performance.now() - started) / 1000, finishedAt, error: message });
+      recordBatch(state, { id: job.id, full: job.full, paths: job.paths.length, parsed: 0, restored: 0, removed: 0, seconds: (performance.now() - started) / 1000, finishedAt, error: message });
       recordError(state, message);
       state.indexing.state = 'failed';
       events.publish({ type: 'error', message });

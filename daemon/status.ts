@@ -10,6 +10,7 @@ import type { BatchReport, DaemonStatus, DenseStatus, IndexingState, PendingWork
 
 export interface DaemonState {
   indexing: IndexingState;
+  cache: DaemonStatus['cache'];
   watcher: WatcherState;
   counts: StoreCounts;
   queries: DaemonStatus['queries'];
@@ -40,9 +41,10 @@ export function recordEmbeddingFailure(state: DaemonState, message: string): voi
   state.dense = { ...state.dense, state: 'failed', rate: null, reason: message };
 }
 
-export function initialState(counts: StoreCounts, dense: DenseStatus = denseFromStore(null, null)): DaemonState {
+export function initialState(counts: StoreCounts, dense: DenseStatus = denseFromStore(null, null), cache: DaemonStatus['cache'] = { entries: 0, bytes: 0, maxBytes: 0 }): DaemonState {
   return {
     dense,
+    cache,
     indexing: { state: 'starting', catchingUp: true, progress: null, batches: 0, lastBatch: null },
     watcher: { state: 'starting', events: 0, error: null },
     counts,
@@ -95,6 +97,7 @@ export function snapshot(
     startedAt: fixed.startedAt.toISOString(),
     uptimeSeconds: Math.round((now.getTime() - fixed.startedAt.getTime()) / 100) / 10,
     index: { ...state.counts, filesByLanguage: { ...state.counts.filesByLanguage } },
+    cache: { ...state.cache },
     indexing: { ...state.indexing, progress: state.indexing.progress && { ...state.indexing.progress } },
     pending,
     watcher: { ...state.watcher },

@@ -127,7 +127,8 @@ export function extractorFingerprint(): string {
     } catch {
       return;
     }
-    for (const m of source.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) visit(path.resolve(path.dirname(file), m[1]));
+    // Runtime imports only: `import type` carries no code.
+    for (const m of source.matchAll(/^(?:import|export)(?!\s+type\b)[^;]*?from\s*['"](\.{1,2}\/[^'"]+)['"]/gm)) visit(path.resolve(path.dirname(file), m[1]));
   };
   for (const f of fs.readdirSync(extractDir).sort()) visit(path.join(extractDir, f));
   for (const f of fs.readdirSync(languagesDir)) seen.add(path.join(languagesDir, f));

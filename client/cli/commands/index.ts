@@ -9,13 +9,7 @@ import { findDaemon } from '../../lib/daemon-process.ts';
 import type { IndexSummary } from '../../../indexer/types.ts';
 import { progressReporter } from '../progress.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
-
-const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
-
-/** The extraction cache in one line: `1,204 extractions, 9.8 MB of 256.0 MB`, or `off`. */
-export function cacheLine(c: { entries: number; bytes: number; maxBytes: number }): string {
-  return c.maxBytes > 0 ? `${c.entries} extraction(s), ${mb(c.bytes)} of ${mb(c.maxBytes)}` : 'off (--cache-mb 0)';
-}
+import { cacheLine } from './status.ts';
 
 /** The summary printed after `allot index`. */
 export function formatSummary(s: IndexSummary, repo: string): string {
@@ -66,7 +60,7 @@ async function embed(dbFile: string, choice: EmbedChoice, opts: { model?: string
   }
 }
 
-interface IndexFlags { workers?: number; maxFileBytes: number; json?: boolean; embed?: string; model?: string; retrain?: boolean; check?: boolean; rebuild?: boolean }
+interface IndexFlags { workers?: number; maxFileBytes: number; cacheMb?: number; json?: boolean; embed?: string; model?: string; retrain?: boolean; check?: boolean; rebuild?: boolean }
 
 /** `allot index --check`: the full integrity check, read-only. */
 function checkIndex(dbFile: string, json?: boolean): void {
@@ -101,6 +95,7 @@ export function registerIndex(program: Command): void {
     .description('build or update the index of a repository (only changed files are re-parsed)')
     .option('--workers <n>', 'parser threads (0 = in-process)', (v) => Number.parseInt(v, 10))
     .option('--max-file-bytes <n>', 'skip files larger than this', (v) => Number.parseInt(v, 10), 1024 * 1024)
+    .option('--cache-mb <n>', 'bound of the extraction cache in MB, kept in the index for later runs and the daemon (default 256; 0 turns it off)', Number)
     .option('--json', 'print the summary as JSON')
     .option('--embed <embedder>', `then embed objects for dense retrieval: ${EMBED_CHOICES.join(', ')} (repo: a model trained on this repository; model: a transformers.js model folder; none: drop vectors)`)
     .option('--model <dir>', 'with --embed model: the model folder (default: ALLOT_MODEL_DIR, else `allot model fetch`\'s)')
@@ -115,6 +110,7 @@ export function registerIndex(program: Command): void {
       if (opts.rebuild) await moveAside(repo, resolveDb(repo, global.db));
       if (opts.workers !== undefined && !(opts.workers >= 0)) throw new UsageError('--workers must be a number >= 0');
       if (!(opts.maxFileBytes > 0)) throw new UsageError('--max-file-bytes must be a positive number');
+      if (opts.cacheMb !== undefined && !(opts.cacheMb >= 0 && opts.cacheMb <= 1 << 20)) throw new UsageError('--cache-mb must be a number of MB from 0 to 1048576');
       if (opts.embed !== undefined && !(EMBED_CHOICES as readonly string[]).includes(opts.embed)) {
         throw new UsageError(`--embed must be one of ${EMBED_CHOICES.join(', ')}, got "${opts.embed}"`);
       }
@@ -133,6 +129,7 @@ export function registerIndex(program: Command): void {
           db: dbFile,
           workers: opts.workers,
           maxFileBytes: opts.maxFileBytes,
+          cacheMaxBytes: opts.cacheMb === undefined ? undefined : Math.round(opts.cacheMb * 2 ** 20),
           onProgress: (p) => progress.update(p),
           shouldStop: () => stopRequested,
         });
