@@ -10,10 +10,13 @@ import { effectiveFloor, tokenAuthority } from './budget.ts';
 import { selectSlots, type Selected } from './companion.ts';
 import { joinWithinBudget, SEPARATOR } from './join.ts';
 import { parseAllocateOptions, type AllocateOptions, type AllocateOptionsInput } from './options.ts';
-import { headInput, interfaceFill, type InterfaceFill } from './head.ts';
+import { groupNested, type Group } from './containment.ts';
+import { deepen, fillBudget, type Placed } from './fill.ts';
+import { containmentOf, groupInput, renderGroup, type GroupInput } from './form.ts';
+import { isOutline, shownRanges, shrinkOutline } from './outline.ts';
 import { fragments, quotient } from './quotient.ts';
 import {
-  endLineOf, renderInput, renderWithin, shrinkRendered, wholeText, type Rendered, type RenderInput,
+  endLineOf, renderInput, renderWithin, shrinkRendered, wholeText, wholeTokens, type Rendered, type RenderInput,
 } from './render.ts';
 import { terms } from './terms.ts';
 import type {
@@ -58,27 +61,26 @@ interface Allotted {
   floor: number;
 }
 
-// Token-authority + rendering rules: each object gets b_i from the formula and renders its best window within it
-// (a head grows from its declaration down, any other object around its best-matching line).
-function allotByFormula(inputs: RenderInput[], heads: boolean[], d: number[], ids: string[], available: number, opts: AllocateOptions, queryTokens: string[], tok: Tokenizer): Allotted {
+// Token-authority + rendering rules: each block gets b_i from the formula and renders within it (see form.ts).
+function allotByFormula(groups: GroupInput[], available: number, opts: AllocateOptions, queryTokens: string[], tok: Tokenizer, headLines: number): Allotted {
+  const d = groups.map((g) => g.d);
   const allowances = tokenAuthority(d, available, opts.objectCap, opts.floor);
   return {
-    steps: allowances.map((a, k) => ({ ...a, objectId: ids[k] })),
-    rendered: inputs.map((input, k) =>
-      renderWithin(input, allowances[k].result, queryTokens, tok, { wholeTokens: d[k], from: heads[k] ? 'start' : 'query' })),
-    floor: effectiveFloor(available, inputs.length, opts.floor),
+    steps: allowances.map((a, k) => ({ ...a, objectId: groups[k].root.id })),
+    rendered: groups.map((g, k) => renderGroup(g, allowances[k].result, queryTokens, tok, headLines)),
+    floor: effectiveFloor(available, groups.length, opts.floor),
   };
 }
 
 // Ablation (noRender): no formula; each object whole from its first line, the object where the budget runs out is
 // cut at that line, and nothing follows it.
-function cutAtBudget(inputs: RenderInput[], d: number[], ids: string[], available: number, queryTokens: string[], tok: Tokenizer): Allotted {
+function cutAtBudget(groups: GroupInput[], available: number, queryTokens: string[], tok: Tokenizer): Allotted {
   const steps: BudgetStep[] = [];
   const rendered: Rendered[] = [];
   let R = available;
-  inputs.forEach((input, k) => {
-    const r = renderWithin(input, R, queryTokens, tok, { from: 'start', wholeTokens: d[k] });
-    steps.push({ i: k + 1, objectId: ids[k], d: d[k], bObj: null, R, floor: 0, m: inputs.length, result: r.tokens });
+  groups.forEach((g, k) => {
+    const r = renderWithin(g.input, R, queryTokens, tok, { from: 'start', wholeTokens: g.d });
+    steps.push({ i: k + 1, objectId: g.root.id, d: g.d, bObj: null, R, floor: 0, m: groups.length, result: r.tokens });
     rendered.push(r);
     R = r.outcome === 'whole' ? R - r.tokens : 0;
   });
@@ -88,31 +90,38 @@ function cutAtBudget(inputs: RenderInput[], d: number[], ids: string[], availabl
 const shownLines = (input: RenderInput, r: Rendered): [number, number] =>
   r.window ? [input.startLine + r.window[0], input.startLine + r.window[1]] : [0, 0];
 
-function blockOf(input: RenderInput, obj: ObjectText, s: Selected, r: Rendered): Block {
+function blockOf(b: Placed, r: Rendered, infos: ReadonlyMap<string, ObjectInfo>): Block {
+  const { input, gi } = b;
+  const obj = gi.root;
   const [shownStartLine, shownEndLine] = shownLines(input, r);
+  const contains = containmentOf(gi, r, infos);
   return {
     path: obj.path,
     object: obj.qualifiedName,
     kind: obj.kind,
-    role: s.role,
-    score: s.position.score,
+    role: b.role,
+    score: gi.group.root.position.score,
     startLine: input.of?.startLine ?? input.startLine,
     endLine: input.of?.endLine ?? endLineOf(input),
     shownStartLine,
     shownEndLine,
     tokens: r.tokens,
     text: r.text,
+    ...(isOutline(r) && r.shown.size ? { outline: true, shown: shownRanges(input, r.shown) } : {}),
+    ...(contains.length ? { contains } : {}),
   };
 }
 
-function renderTraceOf(k: number, input: RenderInput, obj: ObjectText, s: Selected, r: Rendered, allowance: number, shrunkLines: number): RenderTrace {
+function renderTraceOf(k: number, b: Placed, r: Rendered, allowance: number, shrunkLines: number, infos: ReadonlyMap<string, ObjectInfo>): RenderTrace {
+  const { input, gi } = b;
   const [shownStartLine, shownEndLine] = shownLines(input, r);
   const clipped = r.outcome === 'clipped';
+  const merged = containmentOf(gi, r, infos);
   return {
     i: k + 1,
-    objectId: obj.id,
-    object: obj.qualifiedName,
-    role: s.role,
+    objectId: gi.root.id,
+    object: gi.root.qualifiedName,
+    role: b.role,
     allowance,
     tokens: r.tokens,
     outcome: r.outcome,
@@ -121,6 +130,7 @@ function renderTraceOf(k: number, input: RenderInput, obj: ObjectText, s: Select
     anchorLine: clipped ? input.startLine + r.anchor : null,
     anchorTokens: clipped ? r.anchorTerms : [],
     shrunkLines,
+    ...(merged.length ? { merged } : {}),
   };
 }
 
@@ -170,39 +180,69 @@ export function allocate(
   const texts = withTexts(selection.texts, selection.selected.map((s) => s.position.objectId), source);
   const selected = selection.selected.filter((s) => texts.has(s.position.objectId));
   for (const s of selection.selected) if (!texts.has(s.position.objectId)) missing.push(s.position.objectId);
-  const objects = selected.map((s) => texts.get(s.position.objectId)!);
-  const headsOn = opts.headLines > 0 && !opts.noQuotient;
-  const heads = selected.map((s) => headsOn && s.position.viaStructure === true);
-  const inputs = selected.map((s, k) => (heads[k] ? headInput(objects[k], opts.headLines) : inputFor(s.position, objects[k])));
-  const objectIds = objects.map((o) => o.id);
+  for (const [id, o] of selection.texts) if (!infos.has(id)) infos.set(id, o);
+
+  // 3b. Containment: an allocated object nested in another renders inside the outermost one's block.
+  const fibers = new Map<string, ObjectInfo[]>();
+  const fiber = (path: string): ObjectInfo[] => {
+    let f = fibers.get(path);
+    if (!f) fibers.set(path, (f = source.fiberObjects(path)));
+    return f;
+  };
+  const groups: Group[] = opts.noQuotient ? selected.map((s) => ({ root: s, nested: [] })) : groupNested(selected, infos);
+  const groupInputs = groups.map((g) => {
+    const obj = texts.get(g.root.position.objectId)!;
+    const input = inputFor(g.root.position, obj);
+    return groupInput(g, obj, input, opts.noRender ? tok.count(wholeText(input)) : wholeTokens(input, Math.max(opts.objectCap, 0), tok), fiber);
+  });
 
   // 4-5. Token authority and rendering; the m-1 separators are reserved first, so they are counted too.
-  const m = inputs.length;
-  const d = inputs.map((input) => tok.count(wholeText(input)));
+  const m = groupInputs.length;
   const separatorTokens = tok.count(SEPARATOR);
   const reserved = Math.max(0, m - 1) * separatorTokens;
   const available = Math.max(0, B - reserved);
+  const fillOn = !opts.noFill && !opts.noQuotient && !opts.noRender;
+  const inGroups = new Set(groups.flatMap((g) => [g.root, ...g.nested].map((s) => s.position.key)));
+  const rest = present.filter((p) => !inGroups.has(p.key));
   const { steps, rendered, floor } = opts.noRender
-    ? cutAtBudget(inputs, d, objectIds, available, queryTokens, tok)
-    : allotByFormula(inputs, heads, d, objectIds, available, opts, queryTokens, tok);
+    ? cutAtBudget(groupInputs, available, queryTokens, tok)
+    : allotByFormula(groupInputs, available, opts, queryTokens, tok, opts.headLines);
+  const placed: Placed[] = groupInputs.map((gi, k) => ({
+    gi, input: gi.input, rendered: rendered[k], role: gi.group.root.role, allowance: opts.noRender ? steps[k].R : steps[k].result, filled: false,
+  }));
 
-  // 5b. Interface fill: what the K slots left lists the heads of further objects found through structure.
-  const chosen = new Set(selected.map((s) => s.position.key));
-  const rest = present.filter((p) => !chosen.has(p.key) && p.viaStructure);
-  const fillTexts = headsOn && rest.length ? withTexts(infos, rest.map((p) => p.objectId), source) : new Map<string, ObjectText>();
-  const fill: InterfaceFill | null = headsOn
-    ? interfaceFill(rest, fillTexts, available - rendered.reduce((sum, r) => sum + r.tokens, 0), separatorTokens, opts.headLines, tok)
+  // 5b. The fill: what the K slots left goes to further objects in rank order, whole, as outlines or heads.
+  const leftover = available - rendered.reduce((sum, r) => sum + r.tokens, 0);
+  const fillTexts = new Map<string, ObjectText>();
+  const filled = fillOn
+    ? fillBudget(rest, placed, leftover, {
+      infos,
+      text: (id) => {
+        if (!fillTexts.has(id)) for (const [k, o] of withTexts(texts, [id], source)) fillTexts.set(k, o);
+        return fillTexts.get(id);
+      },
+      fiber,
+      separatorTokens,
+      headLines: opts.headLines,
+      tok,
+    })
     : null;
-  const all: Selected[] = [...selected, ...(fill?.added ?? []).map((h) => ({ position: h.position, role: 'interface' as const }))];
-  const allObjects = [...objects, ...(fill?.added ?? []).map((h) => fillTexts.get(h.position.objectId)!)];
-  const allInputs = [...inputs, ...(fill?.added ?? []).map((h) => h.input)];
-  const allRendered = [...rendered, ...(fill?.added ?? []).map((h) => h.rendered)];
-  const allowance = (k: number): number => (k >= m ? allRendered[k].tokens : opts.noRender ? steps[k].R : steps[k].result);
+
+  // 5c. Depth: what is still left grows the blocks in order, slots first (never past b_obj, never cut in the fill).
+  if (filled) {
+    filled.remaining = deepen(placed, filled.remaining, opts.objectCap, (b, allowance) => renderGroup(b.gi, allowance, queryTokens, tok, opts.headLines), tok);
+    filled.whole = filled.added.filter((b) => b.rendered.outcome === 'whole' && b.input === b.gi.input).length;
+    filled.outlines = filled.added.filter((b) => isOutline(b.rendered)).length;
+    filled.heads = filled.added.length - filled.whole - filled.outlines;
+  }
 
   // 6. Exact join: the final text is counted and never exceeds B.
-  const joined = joinWithinBudget(allRendered, B, tok, (r, k) => shrinkRendered(allInputs[k], r, tok));
-  const blocks = joined.parts.flatMap((r, k) => (r.text === '' ? [] : [blockOf(allInputs[k], allObjects[k], all[k], r)]));
-  const render = joined.parts.map((r, k) => renderTraceOf(k, allInputs[k], allObjects[k], all[k], r, allowance(k), joined.shrunk[k]));
+  const joined = joinWithinBudget(placed.map((b) => b.rendered), B, tok, (r, k) =>
+    isOutline(r) ? shrinkOutline(placed[k].input, r, tok) : shrinkRendered(placed[k].input, r, tok));
+  const blocks = joined.parts.flatMap((r, k) => (r.text === '' ? [] : [blockOf(placed[k], r, infos)]));
+  const render = joined.parts.map((r, k) => renderTraceOf(k, placed[k], r, placed[k].allowance, joined.shrunk[k], infos));
+  const headsOn = opts.headLines > 0 && !opts.noQuotient;
+  const structuralFill = filled ? filled.added.filter((b) => b.role === 'interface').length : 0;
 
   const budget: BudgetTrace = {
     mode: opts.noRender ? 'cut' : 'formula',
@@ -225,17 +265,23 @@ export function allocate(
     text: joined.text,
     blocks,
     trace: {
-      ablations: { noQuotient: opts.noQuotient, noRender: opts.noRender },
+      ablations: { noQuotient: opts.noQuotient, noRender: opts.noRender, noFill: opts.noFill },
       queryTokens,
       slots: { ...opts.slots },
       viewsRetrieved: candidates.length,
       objects: ranked.length,
-      positions: positionTraces(ranked, all, infos, candidates),
+      positions: positionTraces(ranked, placed.flatMap((b) => [b.gi.group.root, ...b.gi.group.nested].map((s) => ({ position: s.position, role: b.role }))), infos, candidates),
       missing,
       companions: selection.companions,
       budget,
-      interface: fill
-        ? { headLines: opts.headLines, leftover: fill.leftover, added: fill.added.length, skipped: fill.skipped, remaining: fill.remaining }
+      interface: headsOn && filled
+        ? { headLines: opts.headLines, leftover, added: structuralFill, skipped: filled.skippedStructural, remaining: filled.remaining }
+        : headsOn ? { headLines: opts.headLines, leftover, added: 0, skipped: 0, remaining: leftover } : null,
+      fill: filled
+        ? {
+          leftover, remaining: filled.remaining, whole: filled.whole, outlines: filled.outlines, heads: filled.heads,
+          merged: filled.merged, skipped: filled.skipped, notConsidered: filled.notConsidered,
+        }
         : null,
       render,
       join: {

@@ -28,10 +28,13 @@ function stepLine(s: BudgetStep, name: string): string {
 
 function renderLine(r: RenderTrace): string {
   const head = `  e${r.i} ${r.object} (${r.role}): ${r.tokens}/${r.allowance} tokens, `;
-  const shrunk = r.shrunkLines > 0 ? ` (shrunk ${r.shrunkLines} step(s) after joining)` : '';
+  const merged = r.merged?.length ? `; contains ${r.merged.map((x) => `${x.object} (${x.how})`).join(', ')}` : '';
+  const shrunk = (r.shrunkLines > 0 ? ` (shrunk ${r.shrunkLines} step(s) after joining)` : '') + merged;
   switch (r.outcome) {
     case 'whole':
       return `${head}whole, lines ${r.shownStartLine}-${r.shownEndLine}${shrunk}`;
+    case 'outline':
+      return `${head}outline: declaration, members' signatures and touched members, lines ${r.shownStartLine}-${r.shownEndLine} in part${shrunk}`;
     case 'clipped': {
       const why = r.anchorTokens.length > 0 ? `centred on line ${r.anchorLine} (${r.anchorTokens.join(', ')})` : `from line ${r.anchorLine} (no line matches the query)`;
       return `${head}clipped to lines ${r.shownStartLine}-${r.shownEndLine}, ${why}${shrunk}`;
@@ -48,7 +51,7 @@ function renderLine(r: RenderTrace): string {
 /** A readable account of every decision the allocation made. */
 export function explain(a: Allocation): string {
   const t = a.trace;
-  const ablations = [t.ablations.noQuotient && 'noQuotient', t.ablations.noRender && 'noRender'].filter(Boolean);
+  const ablations = [t.ablations.noQuotient && 'noQuotient', t.ablations.noRender && 'noRender', t.ablations.noFill && 'noFill'].filter(Boolean);
   const missing = new Set(t.missing);
   const names = new Map(t.render.map((r) => [r.i, r.object]));
   const out: string[] = [];
@@ -70,12 +73,10 @@ export function explain(a: Allocation): string {
     ? `token authority: B=${b.budget}, separators ${b.reserved} (${b.separatorTokens} each), R_1=${b.available}, b_obj=${b.objectCap}, floor=${b.floor}${b.floor !== b.floorOption ? ` (option ${b.floorOption} dropped: R_1 < m*floor)` : ''}, m=${b.m}`
     : `no rendering formula (noRender): objects cut at the budget, B=${b.budget}, separators ${b.reserved}, R_1=${b.available}, m=${b.m}`);
   for (const s of b.steps) out.push(stepLine(s, names.get(s.i) ?? s.objectId));
-  if (t.interface) {
-    const f = t.interface;
-    out.push(f.added + f.skipped === 0
-      ? `interface fill: no further object found through structure (${f.leftover} tokens left by the slots)`
-      : `interface fill: ${f.leftover} tokens left by the slots -> heads (first ${f.headLines} lines) of ${f.added} further object(s) found through structure, ${f.skipped} skipped (did not fit), ${f.remaining} left`);
-  }
+  if (t.fill) {
+    const f = t.fill;
+    out.push(`fill: ${f.leftover} tokens left by the slots -> ${f.whole} whole, ${f.outlines} outline(s), ${f.heads} head(s) (first ${t.interface?.headLines ?? 0} lines), ${f.merged} merged into blocks already shown, ${f.skipped} skipped (fitted in no form), ${f.notConsidered} not considered; ${f.remaining} left`);
+  } else if (t.ablations.noFill) out.push('fill: off (noFill: the K slots only)');
   out.push('');
   out.push('rendering:');
   if (t.render.length === 0) out.push('  nothing to render');

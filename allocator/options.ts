@@ -15,8 +15,8 @@ export const DEFAULT_OBJECT_CAP = 1024;
 export const DEFAULT_FLOOR = 128;
 export const DEFAULT_SLOTS: Slots = { core: 4, companion: 1 };
 /**
- * Lines of an object's head (its declaration, docstring and first lines) shown for an object found through
- * structure by a code query: enough for a signature and the opening of its documentation in most code.
+ * Lines of a head (an object's declaration, docstring and first lines): what the fill lists of an object found
+ * through structure that does not fit whole, and the opening an outline in the fill shows.
  */
 export const DEFAULT_HEAD_LINES = 15;
 
@@ -85,10 +85,15 @@ export const AllocateOptionsSchema = z.object({
   slots: slots.default(DEFAULT_SLOTS),
   tokenizer: z.enum(TOKENIZER_NAMES).default('cl100k_base'),
   /**
-   * Objects found through structure by a code query render as their first `headLines` lines, and budget the K
-   * slots leave lists the heads of further such objects (role `interface`); 0 turns both off.
+   * The size of the heads the fill lists for objects found through structure that do not fit whole (role
+   * `interface`), and of an outline's opening in the fill; 0 turns heads off (allocated objects are never capped by it).
    */
   headLines: count(LIMITS.headLines).default(DEFAULT_HEAD_LINES),
+  /**
+   * The paper's strict allocation: the K slots only, no fill of the budget they leave (objects found through
+   * structure still render from their declaration).
+   */
+  noFill: z.boolean().default(false),
   /** Ablation: each view competes on its own (fragment-level). */
   noQuotient: z.boolean().default(false),
   /** Ablation: objects are cut at the budget instead of allocated by the formula. */

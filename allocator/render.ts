@@ -18,7 +18,8 @@ export interface RenderInput {
   of?: { startLine: number; endLine: number };
 }
 
-export type RenderOutcome = 'whole' | 'clipped' | 'descriptor only' | 'empty: descriptor does not fit';
+/** `outline`: a class or module shown as its declaration, members' signatures and touched members (see outline.ts). */
+export type RenderOutcome = 'whole' | 'clipped' | 'outline' | 'descriptor only' | 'empty: descriptor does not fit';
 
 export interface Rendered {
   text: string;
@@ -95,6 +96,32 @@ export function blockText(input: RenderInput, window: [number, number] | null): 
 /** The unclipped rendering (descriptor + whole source), whose length is d_i. */
 export function wholeText(input: RenderInput): string {
   return blockText(input, [0, input.lines.length - 1]);
+}
+
+/**
+ * d_i, exact when the object may fit `limit`; when it cannot (more non-blank lines than `limit`, every such line
+ * costing a token; or more than MAX_CHARS_PER_TOKEN characters per token of `limit`), an estimate above `limit`. A module of thousands of lines is never encoded to
+ * learn that it does not fit.
+ */
+export function wholeTokens(input: RenderInput, limit: number, tokenizer: Tokenizer): number {
+  let nonBlank = 0;
+  let chars = 0;
+  for (const line of input.lines) {
+    chars += line.length + 1;
+    if (line.trim()) nonBlank++;
+  }
+  if (nonBlank > limit) return nonBlank;
+  // Source code runs at 3-4 characters a token; past MAX_CHARS_PER_TOKEN a text is taken not to fit unencoded.
+  if (chars > (limit + 1) * MAX_CHARS_PER_TOKEN) return Math.ceil(chars / MAX_CHARS_PER_TOKEN);
+  return tokenizer.count(wholeText(input));
+}
+
+/** Characters per token above which a text is judged too long to fit without encoding it (code averages 3-4). */
+export const MAX_CHARS_PER_TOKEN = 12;
+
+/** The whole rendering of an object whose d_i is already known (exact). */
+export function wholeRendered(input: RenderInput, tokens: number): Rendered {
+  return { text: wholeText(input), tokens, window: [0, input.lines.length - 1], anchor: 0, anchorTerms: [], outcome: 'whole' };
 }
 
 // Window-centre rule: lines are scored by how many distinct query terms they contain; the first best line wins,

@@ -17,6 +17,10 @@ export interface ObjectText {
   signature: string;
   startLine: number;
   endLine: number;
+  /** The enclosing object's id (null at the top of a file), when the source knows it. */
+  parentId?: string | null;
+  /** The object's docstring or leading comment, when the source knows it: outlines list its first line. */
+  docstring?: string | null;
   /**
    * The object's source lines startLine..endLine, verbatim, joined with '\n'.
    * CRLF may be present: the allocator splits on /\r?\n/ and re-joins with '\n'.
@@ -40,8 +44,11 @@ export interface ObjectSource {
   fiberObjects(path: string): ObjectInfo[];
 }
 
-/** `interface`: the head of a further object found through structure, listed with budget the K slots left. */
-export type Role = 'core' | 'companion' | 'interface';
+/**
+ * `interface`: a further object found through structure, listed (whole, as an outline or as its head) with budget
+ * the K slots left; `fill`: any other further object the fill adds (whole or as an outline).
+ */
+export type Role = 'core' | 'companion' | 'interface' | 'fill';
 
 /** A view a position absorbed (the strongest first). */
 export interface AbsorbedView {
@@ -93,7 +100,19 @@ export interface Block {
   /** Exact tokens of `text` for the allocation's tokenizer. */
   tokens: number;
   text: string;
+  /** Shown as an outline: only the lines of `shown` are in `text` (hidden runs are `⋮` lines). */
+  outline?: boolean;
+  /** The line ranges shown (1-based, inclusive); set for outlines, where shown lines are not one range. */
+  shown?: [number, number][];
+  /** Allocated objects nested in this one, shown in its rendering instead of a block of their own. */
+  contains?: { objectId: string; object: string; how: ContainmentHow }[];
 }
+
+/**
+ * How a nested object is shown in its container's block: inside the container shown whole, expanded in (or only
+ * listed in) its outline, or inside its window.
+ */
+export type ContainmentHow = 'inside whole parent' | 'expanded in parent outline' | 'listed in parent outline' | 'inside parent window' | 'outside parent window';
 
 /** A retrieved position and the views it absorbed. */
 export interface PositionTrace {
@@ -162,7 +181,7 @@ export interface RenderTrace {
   /** The allowance b_i (or, under noRender, the budget left). */
   allowance: number;
   tokens: number;
-  outcome: 'whole' | 'clipped' | 'descriptor only' | 'empty: descriptor does not fit';
+  outcome: 'whole' | 'clipped' | 'outline' | 'descriptor only' | 'empty: descriptor does not fit';
   shownStartLine: number;
   shownEndLine: number;
   /** The line the window was grown around (null when whole or empty). */
@@ -171,6 +190,8 @@ export interface RenderTrace {
   anchorTokens: string[];
   /** Lines removed after joining to keep the whole text within the budget. */
   shrunkLines: number;
+  /** Allocated objects nested in this one: merged into its rendering (containment), and how each is shown. */
+  merged?: { objectId: string; object: string; how: ContainmentHow }[];
 }
 
 export interface JoinTrace {
@@ -184,20 +205,37 @@ export interface JoinTrace {
   shrunkLines: number;
 }
 
-/** The interface fill after the K slots (see `allocator/head.ts`). */
+/** The interface fill after the K slots (see `allocator/fill.ts`): the structure-found part of the fill. */
 export interface InterfaceTrace {
   headLines: number;
   /** Tokens the K slots left (R_1 minus what they used). */
   leftover: number;
-  /** Heads listed (role `interface`). */
+  /** Objects found through structure the fill listed (role `interface`). */
   added: number;
-  /** Heads considered that did not fit what was left. */
+  /** Objects found through structure considered that did not fit what was left. */
   skipped: number;
   remaining: number;
 }
 
+/** The fill after the K slots: further objects in rank order, whole, as outlines or (found through structure) heads. */
+export interface FillTrace {
+  /** Tokens the K slots left, and what remained after the fill. */
+  leftover: number;
+  remaining: number;
+  /** Blocks added, by form. */
+  whole: number;
+  outlines: number;
+  heads: number;
+  /** Objects merged into a block already in the context (containment), expanding it or already shown by it. */
+  merged: number;
+  /** Objects considered that fitted in no form. */
+  skipped: number;
+  /** Positions the fill stopped before (ranked below its cut-off, or after the budget ran out). */
+  notConsidered: number;
+}
+
 export interface AllocationTrace {
-  ablations: { noQuotient: boolean; noRender: boolean };
+  ablations: { noQuotient: boolean; noRender: boolean; noFill?: boolean };
   queryTokens: string[];
   slots: { core: number; companion: number };
   viewsRetrieved: number;
@@ -212,6 +250,8 @@ export interface AllocationTrace {
   budget: BudgetTrace;
   /** Null when heads are off (`headLines` 0, or the noQuotient ablation). */
   interface: InterfaceTrace | null;
+  /** Null under `noFill` (the paper's strict K slots) and the ablations. */
+  fill?: FillTrace | null;
   render: RenderTrace[];
   join: JoinTrace;
 }

@@ -13,7 +13,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import type { EventBus } from './events.ts';
-import type { QueryEngine } from './queries.ts';
+import type { QueryAnswers } from './queries.ts';
 import { ArbitrateError } from '../allocator/arbitrate/types.ts';
 import { asksModel, BadSearch, selectForRequest } from './select-request.ts';
 import { queryTimeoutMs, TIMED_OUT, withDeadline } from './watchdog.ts';
@@ -31,7 +31,7 @@ export interface ApiDeps {
   token: string;
   maxBodyBytes: number;
   status(): DaemonStatus;
-  queries: QueryEngine;
+  queries: QueryAnswers;
   events: EventBus;
   /** True while the index is being built for the first time (it was empty when the daemon started). */
   building(): boolean;
@@ -169,7 +169,7 @@ export function createApi(deps: ApiDeps): Hono {
     counted('inventory', async () => {
       const req = await body(c, parseInventoryRequest);
       if (req instanceof Response) return req;
-      return notReady(c) ?? c.json(deps.queries.inventory(req.issue, req.tokenizer));
+      return notReady(c) ?? c.json(await deps.queries.inventory(req.issue, req.tokenizer));
     }),
   );
 
@@ -204,27 +204,27 @@ export function createApi(deps: ApiDeps): Hono {
   );
 
   app.get('/v1/objects/:id', (c) =>
-    counted('objects', () => {
+    counted('objects', async () => {
       const id = ObjectIdSchema.safeParse(c.req.param('id'));
       if (!id.success) return fail(c, 'invalid-request', id.error.issues[0]?.message ?? 'bad object id');
-      const found = deps.queries.object(id.data);
+      const found = await deps.queries.object(id.data);
       return found ? c.json(found) : fail(c, 'not-found', `no object ${id.data} in the index`);
     }),
   );
 
   app.get('/v1/objects', (c) =>
-    counted('objects', () => {
+    counted('objects', async () => {
       const q = parseObjectLookup(c.req.query('path'), c.req.query('name'));
       if (!q.ok) return fail(c, 'invalid-request', q.message);
-      return c.json(deps.queries.findObjects(q.value.path, q.value.name));
+      return c.json(await deps.queries.findObjects(q.value.path, q.value.name));
     }),
   );
 
   app.get('/v1/files', (c) =>
-    counted('files', () => {
+    counted('files', async () => {
       const p = parseFilePath(c.req.query('path'));
       if (!p.ok) return fail(c, 'forbidden-path', p.message);
-      const found = deps.queries.file(p.value);
+      const found = await deps.queries.file(p.value);
       if (found === 'forbidden') return fail(c, 'forbidden-path', `${p.value} leads outside the repository`);
       return found ? c.json(found) : fail(c, 'not-found', `${p.value} is not an indexed file`);
     }),

@@ -5,13 +5,12 @@
  * half a file and other users never read the token.
  */
 import crypto from 'node:crypto';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
 import { ensureOwnDir, readOwnFile, writeOwnFileAtomic } from '../indexer/store/own-files.ts';
 
-/** allot's version, from package.json (the daemon cannot import the CLI's copy). */
-export const DAEMON_VERSION: string = createRequire(import.meta.url)('../package.json').version;
+/** allot's version, from package.json. */
+export { VERSION as DAEMON_VERSION } from './package.ts';
 
 /** Debounce of file changes: quiet time before a batch is indexed, and the longest a change may wait. */
 export const DEFAULT_QUIET_MS = 75;

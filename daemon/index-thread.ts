@@ -11,10 +11,9 @@ import type { IndexProgress } from '../indexer/index-repository.ts';
 import type { JobResult, WorkerInit, WorkerMessage, WorkerRequest } from './index-worker.ts';
 import type { IndexJob } from './queue.ts';
 import { StoreError } from '../indexer/store/open.ts';
+import { workerBoot } from '../indexer/worker-boot.ts';
 
-/** Workers register tsx themselves, then load the TypeScript entry, whatever started the main thread. */
-const WORKER_BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
-  .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./index-worker.ts', import.meta.url).href)}); })`;
+const WORKER_BOOT = workerBoot(import.meta.url, './index-worker');
 
 export type JobOutcome = { status: 'done'; result: JobResult } | { status: 'interrupted' } | { status: 'failed'; message: string; fault?: StoreError['code'] };
 

@@ -18,7 +18,7 @@ import type { CodeObject } from '../indexer/types.ts';
 import { createSessions } from './sessions.ts';
 import { createResultCache } from './result-cache.ts';
 import { vectorsStamp } from '../indexer/store/embeddings.ts';
-import { structureGeneration } from '../indexer/retrieve/structure-cache.ts';
+import { structureGeneration, structureOf } from '../indexer/retrieve/structure-cache.ts';
 import type { AllocateOptions } from '../allocator/options.ts';
 import type { Allocation } from '../allocator/types.ts';
 import { arbitrate } from '../allocator/arbitrate/gate.ts';
@@ -54,9 +54,38 @@ export interface QueryEngine {
   file(relPath: string): FileResponse | 'forbidden' | null;
   /** Whether the index holds any file yet. */
   hasFiles(): boolean;
+  /** Brings the structure structural queries read up to date with the index now, so the next query does not have to. */
+  follow(): void;
 }
 
-export function createQueryEngine(db: DB, repo: string): QueryEngine {
+/** The engine's methods answered now or later: the engine itself, or query threads in front of it. */
+export type QueryAnswers = {
+  [K in keyof QueryEngine]: (...args: Parameters<QueryEngine[K]>) => ReturnType<QueryEngine[K]> | Promise<Awaited<ReturnType<QueryEngine[K]>>>;
+};
+
+/** What an answer depends on: the index generation, the generation the structure has caught up to, the vectors. */
+export interface AnswerState {
+  generation: number;
+  /** -1 before the structure is built or while it is rebuilt in the background. */
+  structure: number;
+  vectors: string | null;
+}
+
+export function answerState(db: DB): AnswerState {
+  return { generation: getGeneration(db), structure: structureGeneration(db), vectors: vectorsStamp(db) };
+}
+
+/** The key of a remembered answer: the request as the engine reads it. */
+export function answerKey(kind: 'search' | 'context', query: string, shape: unknown, r: RetrievalOptions): string {
+  return JSON.stringify([kind, query, shape, r.retriever ?? null, r.path ?? null, r.rrfK ?? null]);
+}
+
+export interface QueryEngineOptions {
+  /** Keep answers to repeated queries until the index changes (default true; query threads leave it to the main thread). */
+  answerCache?: boolean;
+}
+
+export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions = {}): QueryEngine {
   const anyFile = db.prepare('SELECT EXISTS (SELECT 1 FROM files) AS n').pluck();
   const sessions = createSessions();
   // The file source builds term statistics on first use: keep one per index generation.
@@ -67,13 +96,15 @@ export function createQueryEngine(db: DB, repo: string): QueryEngine {
     return files.source;
   };
   // Repeated queries on an unchanged index are answered from memory (sessions never are: they change what is sent).
-  const answers = createResultCache<SearchHit[] | Allocation>(256);
-  // What an answer depends on: the index, its vectors, and the structure the structural retriever has caught up to.
-  const indexState = () => `${getGeneration(db)}:${structureGeneration(db)}:${vectorsStamp(db) ?? ''}`;
+  const answers = createResultCache<SearchHit[] | Allocation>(opts.answerCache === false ? 0 : 256);
+  const indexState = () => {
+    const s = answerState(db);
+    return `${s.generation}:${s.structure}:${s.vectors ?? ''}`;
+  };
   return {
     async search(query, k, r = {}) {
       const state = indexState();
-      const key = JSON.stringify(['search', query, k, r.retriever ?? null, r.path ?? null, r.rrfK ?? null]);
+      const key = answerKey('search', query, k, r);
       const hit = answers.get(state, key);
       if (hit) return hit as SearchHit[];
       const retriever = await retrieverFor(db, r.retriever, { path: r.path, rrfK: r.rrfK });
@@ -85,7 +116,7 @@ export function createQueryEngine(db: DB, repo: string): QueryEngine {
     // A fresh object source per query: it memoises file lines, which a later batch may change.
     async context(query, options, r = {}, session) {
       const state = indexState();
-      const key = JSON.stringify(['context', query, options, r.retriever ?? null, r.path ?? null, r.rrfK ?? null]);
+      const key = answerKey('context', query, options, r);
       if (session === undefined) {
         const hit = answers.get(state, key);
         if (hit) return hit as Allocation;
@@ -140,6 +171,7 @@ export function createQueryEngine(db: DB, repo: string): QueryEngine {
       return { path: rel, language: info.language, lineCount: info.lineCount, size: info.size, text };
     },
     hasFiles: () => anyFile.get() === 1,
+    follow: () => void structureOf(db),
   };
 }
 

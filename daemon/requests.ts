@@ -9,7 +9,8 @@ import { AllocateOptionsSchema, LIMITS, type AllocateOptions } from '../allocato
 import { normalizePath } from '../indexer/paths.ts';
 import { BASELINES } from '../allocator/files/baselines.ts';
 import { FILE_RETRIEVERS } from '../allocator/files/offline.ts';
-import { RETRIEVER_NAMES, type RetrievalOptions } from '../indexer/retrieve/select.ts';
+import { RETRIEVER_NAMES } from '../indexer/retrieve/names.ts';
+import type { RetrievalOptions } from '../indexer/retrieve/select.ts';
 import { TOKENIZER_NAMES } from '../indexer/tokenizer.ts';
 
 /**

@@ -5,7 +5,7 @@
  */
 import { llmConfigFromEnv, LlmError, type LlmConfig } from '../allocator/files/llm.ts';
 import type { FileSelection } from '../allocator/files/types.ts';
-import type { QueryEngine } from './queries.ts';
+import type { QueryAnswers } from './queries.ts';
 import type { FilesSelectRequestParsed } from './requests.ts';
 
 /** A search the caller wrote that cannot be read: the request is at fault. */
@@ -18,7 +18,7 @@ export function asksModel(req: FilesSelectRequestParsed, env: NodeJS.ProcessEnv 
   return req.llm && !req.answers?.length && Boolean(env.ALLOT_LLM_URL?.trim());
 }
 
-export async function selectForRequest(queries: QueryEngine, req: FilesSelectRequestParsed, env: NodeJS.ProcessEnv = process.env): Promise<FileSelection> {
+export async function selectForRequest(queries: Pick<QueryAnswers, 'selectFiles'>, req: FilesSelectRequestParsed, env: NodeJS.ProcessEnv = process.env): Promise<FileSelection> {
   const { issue, session, llm: askModel, ...options } = req;
   const warnings: string[] = [];
   let llm: LlmConfig | null = null;

@@ -25,7 +25,8 @@ import { capPaths, createEventBus } from './events.ts';
 import { createIgnoreMatcher } from './ignore-rules.ts';
 import { createIndexThread, type IndexThreadHooks, type JobOutcome } from './index-thread.ts';
 import { acquirePidFile, releasePidFile } from './lifecycle.ts';
-import { createQueryEngine } from './queries.ts';
+import { poolAnswers } from './answers.ts';
+import { createQueryPool, type QueryPool } from './query-pool.ts';
 import { createIndexQueue, type IndexJob, type IndexQueue } from './queue.ts';
 import { listen, type Listening } from './server.ts';
 import { idleCollector } from './idle-gc.ts';
@@ -45,6 +46,8 @@ export interface ServeOptions {
   socket?: string;
   quietMs?: number;
   maxWaitMs?: number;
+  /** Query threads (default: one per core, 2 to 4). */
+  queryThreads?: number;
   log?: (line: string) => void;
 }
 
@@ -99,6 +102,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
   // shutdown(); a failure half-way through start-up tears down what exists.
   let thread: ReturnType<typeof createIndexThread> | null = null;
   let reader: DB | null = null;
+  let pool: QueryPool | null = null;
   let server: Listening | null = null;
   let queue: IndexQueue | null = null;
   let batcher: Batcher | null = null;
@@ -126,7 +130,8 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
     await step('queue', () => queue?.close());
     events.closeAll();
     await step('server', () => server?.close());
-    // The reader first: the writer, closing last, checkpoints and removes the WAL.
+    // The readers first: the writer, closing last, checkpoints and removes the WAL.
+    await step('query threads', () => pool?.close());
     await step('reader', () => reader?.close());
     await step('writer', () => thread?.close());
     releasePidFile(paths, record);
@@ -140,7 +145,10 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
     reader = openStore(opts.db, { readonly: true });
     const db = reader;
     const writer = thread;
-    const queries = createQueryEngine(db, repo);
+    // Queries run on threads of their own; the main thread routes them and serves repeated answers from memory.
+    pool = createQueryPool({ repo, db: opts.db }, opts.queryThreads);
+    await pool.start();
+    const queries = poolAnswers(pool, db);
     const denseNow = () => {
       const model = activeDenseModel(db);
       return denseFromStore(model, model ? countEmbedded(db, model) : null);
@@ -219,6 +227,8 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
         }
         state.indexing.state = 'idle';
         events.publish({ type: 'indexed', report, ...capPaths(r.paths) });
+        // The query threads bring their structures up to date now, not in the next query.
+        if (r.parsed || r.restored || r.removed || job.full) void queries.follow();
         if (r.parsed || r.restored || r.removed || job.full) {
           const phases = Object.entries(r.phases).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ');
           log(`indexed ${job.full ? 'repository' : `${r.paths.length} path(s)`}: ${r.parsed} parsed, ${r.restored} restored, ${r.removed} removed in ${r.seconds.toFixed(2)} s (${phases}; writer heap ${r.heapMb.toFixed(0)} MB)`);

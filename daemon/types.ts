@@ -119,7 +119,7 @@ export interface DaemonStatus {
   startedAt: string;
   uptimeSeconds: number;
   /** Counts of the committed index. */
-  index: { files: number; filesByLanguage: Record<string, number>; objects: number; views: number; references: number; resolvedReferences: number };
+  index: { files: number; filesByLanguage: Record<string, number>; textByExtension?: Record<string, number>; objects: number; views: number; references: number; resolvedReferences: number };
   /** The extraction cache: rows kept, bytes they take, and the bound (`allot index --cache-mb`; 0: off). */
   cache: { entries: number; bytes: number; maxBytes: number };
   indexing: IndexingState;

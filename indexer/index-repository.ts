@@ -1,6 +1,7 @@
 import { discoverFiles } from './discover.ts';
 import nodePath from 'node:path';
-import { decodeText, DEFAULT_MAX_FILE_BYTES, fileLooksBinary, readRepoFile, requestedLanguage, type FileOutcome } from './extract/extract-file.ts';
+import { decodeText, DEFAULT_MAX_FILE_BYTES, fileLooksBinary, readRepoFile, type FileOutcome } from './extract/extract-file.ts';
+import { languageOf } from './languages/registry.ts';
 import { fromCached } from './extract/reuse.ts';
 import { createParsePool, LARGE_FILE_BYTES } from './parse-pool.ts';
 import { cacheStats, extractionCache, setCacheMaxBytes } from './store/extraction-cache.ts';
@@ -145,7 +146,8 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       if (read.status !== 'read') return read;
       if (read.hash === known.get(path)) return { status: 'unchanged', path, hash: read.hash, mtimeMs: read.mtimeMs };
       const { text } = decodeText(read.bytes);
-      const language = requestedLanguage(path, text);
+      // The language asked of the content before any fallback (minified, a parse given up): the cache's key.
+      const language = languageOf(path, text);
       requested.set(path, language);
       const cached = cache.get(read.hash, language);
       if (cached) return { status: 'extracted', file: fromCached(cached, read, text), restored: true };
@@ -222,6 +224,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
     return {
       files: counts.files,
       filesByLanguage: counts.filesByLanguage,
+      textByExtension: counts.textByExtension,
       parsed,
       restored,
       unchanged,

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { extractFile, extractRead, type FileOutcome, type ReadFile } from './extract/extract-file.ts';
+import { workerBoot } from './worker-boot.ts';
 
 export interface ParseRequest {
   id: number;
@@ -32,9 +33,7 @@ export interface ParsePool {
  */
 export const LARGE_FILE_BYTES = 192 * 1024;
 
-/** Workers register tsx themselves, then load the TypeScript entry, whatever started the main thread. */
-const WORKER_BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
-  .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./parse-worker.ts', import.meta.url).href)}); })`;
+const WORKER_BOOT = workerBoot(import.meta.url, './parse-worker');
 
 export function defaultWorkerCount(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()));

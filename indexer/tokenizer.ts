@@ -1,4 +1,8 @@
-import { get_encoding, type Tiktoken } from 'tiktoken';
+import { createRequire } from 'node:module';
+import type { Tiktoken } from 'tiktoken';
+
+// tiktoken compiles its WebAssembly when loaded: only commands that count tokens pay for it.
+const require = createRequire(import.meta.url);
 
 /** Tokenizers allot counts with; counts are exact for the chosen one. */
 export const TOKENIZER_NAMES = ['cl100k_base', 'o200k_base'] as const;
@@ -73,7 +77,7 @@ function memoised(count: (text: string) => number): (text: string) => number {
 export function getTokenizer(name: TokenizerName = 'cl100k_base'): Tokenizer {
   let tok = cache.get(name);
   if (!tok) {
-    const enc: Tiktoken = get_encoding(name);
+    const enc: Tiktoken = (require('tiktoken') as typeof import('tiktoken')).get_encoding(name);
     tok = {
       name,
       // Special-token text (`<|endoftext|>`) in source is ordinary text: allow none, disallow none.

@@ -5,10 +5,12 @@
  */
 
 /** Languages parsed with tree-sitter; `text` is every other readable file. */
-export type Language = 'python' | 'typescript' | 'tsx' | 'javascript' | 'java' | 'go' | 'rust' | 'text';
-
-export const CODE_LANGUAGES = ['python', 'typescript', 'tsx', 'javascript', 'java', 'go', 'rust'] as const;
+export const CODE_LANGUAGES = [
+  'python', 'typescript', 'tsx', 'javascript', 'java', 'go', 'rust',
+  'c', 'cpp', 'csharp', 'php', 'ruby', 'kotlin', 'swift', 'scala', 'bash', 'lua', 'elixir', 'dart', 'haskell', 'ocaml', 'ocaml_interface', 'zig',
+] as const;
 export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
+export type Language = CodeLanguage | 'text';
 
 /** What a canonical code object is. `module` is a source file as an object; `file` a non-code text file. */
 export type ObjectKind =
@@ -19,6 +21,8 @@ export type ObjectKind =
   | 'struct'
   | 'enum'
   | 'trait'
+  /** A named module inside a file (Ruby `module`, Elixir `defmodule`, OCaml `module M = struct`): a container whose functions stay functions. */
+  | 'namespace'
   | 'type'
   | 'function'
   | 'method'
@@ -176,6 +180,8 @@ export interface Candidate {
 export interface IndexSummary {
   files: number;
   filesByLanguage: Record<string, number>;
+  /** Files indexed as plain text for want of a grammar, by extension, most first. */
+  textByExtension: Record<string, number>;
   /** Files of this run parsed, and files restored from the extraction cache (content indexed before, on any branch or path). */
   parsed: number;
   restored: number;

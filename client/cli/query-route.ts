@@ -3,15 +3,16 @@
  * daemon when there is one for this repository and index (started on demand
  * with `--daemon`), else in-process. In-process answers come from the
  * daemon's own query engine (`search()`, `buildContext()`), so the output is
- * identical on both paths.
+ * identical on both paths. The engine is loaded only for an in-process answer:
+ * a query the daemon answers loads neither SQLite nor any retriever here.
  */
 import type { AllocateOptions } from '../../allocator/options.ts';
 import type { Allocation } from '../../allocator/types.ts';
 import type { SearchHit } from '../../indexer/retrieve/search.ts';
-import { createQueryEngine, type QueryEngine } from '../../daemon/queries.ts';
+import type { QueryEngine } from '../../daemon/queries.ts';
+import type { DaemonStatus } from '../../daemon/types.ts';
 import type { RetrievalOptions } from '../../indexer/retrieve/select.ts';
-import { openStore, sqliteFault, type DB } from '../../indexer/store/open.ts';
-import { activeEmbedder } from '../../indexer/embed/active.ts';
+import type { DB, sqliteFault } from '../../indexer/store/open.ts';
 import { UsageError } from './repo.ts';
 import { createClient, DaemonError, DaemonUnreachable, findDaemon, startDaemonProcess, type AllotClient } from '../lib/index.ts';
 
@@ -30,16 +31,28 @@ export type DaemonMode = boolean | undefined;
 /** The daemon's own query engine over a connection of our own: the same code answers on both paths. */
 function inProcess(repo: string, dbFile: string): QueryRoute {
   let db: DB | null = null;
-  let engine: QueryEngine | null = null;
-  const open = () => (engine ??= createQueryEngine((db = openStore(dbFile, { readonly: true })), repo));
+  let opened: Promise<{ engine: QueryEngine; fault: typeof sqliteFault }> | null = null;
+  const open = () =>
+    (opened ??= Promise.all([import('../../daemon/queries.ts'), import('../../indexer/store/open.ts')]).then(([{ createQueryEngine }, store]) => ({
+      engine: createQueryEngine((db = store.openStore(dbFile, { readonly: true })), repo),
+      fault: store.sqliteFault,
+    })));
   // A damaged index met half-way through a query: the index's words, not SQLite's.
-  const faults = <T>(p: Promise<T>) => p.catch((err: unknown) => { throw sqliteFault(dbFile, err) ?? err; });
+  const answer = async <T>(query: (engine: QueryEngine) => Promise<T>): Promise<T> => {
+    const { engine, fault } = await open();
+    try {
+      return await query(engine);
+    } catch (err) {
+      throw fault(dbFile, err) ?? err;
+    }
+  };
   return {
     via: 'in-process',
-    search: async (query, k, retrieval) => faults(open().search(query, k, retrieval)),
-    context: async (query, options, retrieval) => faults(open().context(query, options, retrieval)),
+    search: (query, k, retrieval) => answer((e) => e.search(query, k, retrieval)),
+    context: (query, options, retrieval) => answer((e) => e.context(query, options, retrieval)),
     denseOff: async () => {
-      open();
+      await open();
+      const { activeEmbedder } = await import('../../indexer/embed/active.ts');
       const d = await activeEmbedder(db!);
       return d.on ? null : d.reason;
     },
@@ -66,7 +79,14 @@ async function whileBuilding<T>(client: AllotClient, call: () => Promise<T>): Pr
   }
 }
 
-function viaDaemon(client: AllotClient, fallback: () => QueryRoute): QueryRoute {
+/** Why dense retrieval is not part of a daemon's answers, from its status. */
+function denseOffIn(status: DaemonStatus): string | null {
+  const d = status.dense;
+  return d.state === 'off' || d.state === 'failed' ? `dense retrieval is ${d.state === 'off' ? 'off' : 'failing'}: ${d.reason}` : null;
+}
+
+/** `status`: the daemon's answer when it was found, which already says whether dense retrieval is on. */
+function viaDaemon(client: AllotClient, status: DaemonStatus, fallback: () => QueryRoute): QueryRoute {
   let local: QueryRoute | null = null;
   // A daemon that vanished between the lookup and the query is not an error: answer in-process.
   const guarded = async <T>(remote: () => Promise<T>, here: (r: QueryRoute) => Promise<T>): Promise<T> => {
@@ -83,14 +103,7 @@ function viaDaemon(client: AllotClient, fallback: () => QueryRoute): QueryRoute 
     search: (query, k, retrieval = {}) => guarded(() => client.search({ query, k, ...retrieval }), (r) => r.search(query, k, retrieval)),
     context: (query, options, retrieval = {}) =>
       guarded(() => client.context({ query, ...options, ...retrieval }), (r) => r.context(query, options, retrieval)),
-    denseOff: () =>
-      guarded(
-        async () => {
-          const d = (await client.status()).dense;
-          return d.state === 'off' || d.state === 'failed' ? `dense retrieval is ${d.state === 'off' ? 'off' : 'failing'}: ${d.reason}` : null;
-        },
-        (r) => r.denseOff(),
-      ),
+    denseOff: async () => (local ? local.denseOff() : denseOffIn(status)),
     close: () => {
       client.close();
       local?.close();
@@ -101,12 +114,12 @@ function viaDaemon(client: AllotClient, fallback: () => QueryRoute): QueryRoute 
 export async function openQueryRoute(repo: string, dbFile: string, mode: DaemonMode): Promise<QueryRoute> {
   if (mode === false) return inProcess(repo, dbFile);
   const found = await findDaemon(repo);
-  if (found.state === 'running' && found.info.db === dbFile) return viaDaemon(createClient(repo, found.info), () => inProcess(repo, dbFile));
+  if (found.state === 'running' && found.info.db === dbFile) return viaDaemon(createClient(repo, found.info), found.status, () => inProcess(repo, dbFile));
   if (mode !== true) return inProcess(repo, dbFile);
   if (found.state === 'running') {
     throw new UsageError(`the daemon for ${repo} serves ${found.info.db}, not ${dbFile}; stop it or drop --daemon`);
   }
-  const { info } = await startDaemonProcess(repo, { db: dbFile });
+  const { info, status } = await startDaemonProcess(repo, { db: dbFile });
   process.stderr.write(`allot: started the daemon for ${repo} (pid ${info.pid})\n`);
-  return viaDaemon(createClient(repo, info), () => inProcess(repo, dbFile));
+  return viaDaemon(createClient(repo, info), status, () => inProcess(repo, dbFile));
 }

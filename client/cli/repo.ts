@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { defaultDbPath } from '../../indexer/store/open.ts';
+import { defaultDbPath } from '../../indexer/store/location.ts';
 
 /** A user-facing error: printed without a stack, exit code 2. */
 export class UsageError extends Error {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { DEFAULT_RETRIEVER, RETRIEVER_NAMES, type RetrievalOptions, type RetrieverName } from '../../indexer/retrieve/select.ts';
+import { DEFAULT_RETRIEVER, RETRIEVER_NAMES, type RetrieverName } from '../../indexer/retrieve/names.ts';
+import type { RetrievalOptions } from '../../indexer/retrieve/select.ts';
 import { UsageError } from './repo.ts';
 
 /** Adds `--retriever` and `--path`, shared by the commands that retrieve. */

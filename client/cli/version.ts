@@ -1,4 +1,2 @@
-import { createRequire } from 'node:module';
-
 /** allot's version, from package.json. */
-export const VERSION: string = createRequire(import.meta.url)('../../package.json').version;
+export { VERSION } from '../../daemon/package.ts';

@@ -8,14 +8,13 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { daemonPaths, readDaemonInfo, type DaemonInfo } from '../../daemon/config.ts';
 import { isSameProcess, isStale, readPidRecord, removeStale, type PidRecord } from '../../daemon/lifecycle.ts';
 import { ensureOwnDir, openOwnFile, OwnFileError, readOwnFile } from '../../indexer/store/own-files.ts';
 import type { DaemonStatus } from '../../daemon/types.ts';
+import { BIN } from '../../daemon/package.ts';
 import { requestJson } from './transport.ts';
 
-const BIN = fileURLToPath(new URL('../bin/allot.js', import.meta.url));
 
 export type DaemonLookup =
   | { state: 'running'; info: DaemonInfo; status: DaemonStatus; record: PidRecord }
@@ -48,6 +47,8 @@ export interface StartOptions {
   db?: string;
   socket?: string;
   port?: number;
+  /** Threads answering queries (the daemon's default when absent). */
+  queryThreads?: number;
   /** How long to wait for the daemon to answer. */
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
@@ -146,6 +147,7 @@ export async function startDaemonProcess(repo: string, opts: StartOptions = {}):
     const args = [BIN, ...(opts.db ? ['--db', opts.db] : []), 'serve', repo];
     if (opts.socket) args.push('--socket', opts.socket);
     if (opts.port) args.push('--port', String(opts.port));
+    if (opts.queryThreads) args.push('--query-threads', String(opts.queryThreads));
     try {
       const child = spawn(process.execPath, args, { cwd: repo, detached: true, stdio: ['ignore', fd, fd], env: daemonEnv(opts.env ?? process.env) });
       child.on('exit', (code) => (exited = { code }));

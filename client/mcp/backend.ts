@@ -5,7 +5,7 @@
  * brought up to date once at start. Both speak the daemon's request shapes.
  */
 import fs from 'node:fs';
-import { createQueryEngine, type QueryEngine } from '../../daemon/queries.ts';
+import type { QueryEngine } from '../../daemon/queries.ts';
 import {
   parseContextRequest, parseFilesSelectRequest, parseInventoryRequest, parseSearchRequest, parseArbitrateRequest, type Parsed,
 } from '../../daemon/requests.ts';
@@ -14,9 +14,7 @@ import type {
   ObjectResponse, SearchHit, SearchRequest,
 } from '../../daemon/types.ts';
 import { BadSearch, selectForRequest } from '../../daemon/select-request.ts';
-import { indexRepository } from '../../indexer/index-repository.ts';
-import { openStore, type DB } from '../../indexer/store/open.ts';
-import { storeCounts } from '../../indexer/store/read.ts';
+import type { DB } from '../../indexer/store/open.ts';
 import type { CodeObject } from '../../indexer/types.ts';
 import { connect, DaemonError, type AllotClient } from '../lib/index.ts';
 
@@ -106,6 +104,10 @@ function valid<T>(r: Parsed<T>): T {
 export async function inProcessBackend(repo: string, dbFile: string, notice: string, log: (line: string) => void): Promise<Backend> {
   const fresh = !fs.existsSync(dbFile);
   log(`${fresh ? 'building' : 'updating'} the index of ${repo} in-process`);
+  // Loaded only here: attached to a daemon, the server needs neither SQLite nor the query engine.
+  const [{ indexRepository }, { openStore }, { storeCounts }, { createQueryEngine }] = await Promise.all([
+    import('../../indexer/index-repository.ts'), import('../../indexer/store/open.ts'), import('../../indexer/store/read.ts'), import('../../daemon/queries.ts'),
+  ]);
   await indexRepository({ repo, db: dbFile });
   const db: DB = openStore(dbFile, { readonly: true });
   const engine: QueryEngine = createQueryEngine(db, repo);

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { arbitrationText } from '../../allocator/arbitrate/report.ts';
 import { parseSlots } from '../../allocator/options.ts';
-import { RETRIEVER_NAMES } from '../../indexer/retrieve/select.ts';
+import { RETRIEVER_NAMES } from '../../indexer/retrieve/names.ts';
 import { BackendError, type Backend, type IndexStatus } from './backend.ts';
 import { catchingUpLine, contextText, objectText, searchText, selectionText, statusText } from './render.ts';
 import { sampledAnswers, type AskModel } from './sampling.ts';

@@ -12,10 +12,9 @@ import { resolveModelDir } from './model-dir.ts';
 import { loadRepositoryEmbedder, REPO_EMBEDDER_ID, trainRepositoryEmbedder } from './repo-embedder.ts';
 import { loadTransformersEmbedder } from './transformers.ts';
 import { activeEmbedder } from './active.ts';
-import { ModelError, modelKey, type Embedder } from './types.ts';
+import { ModelError, modelKey, type EmbedChoice, type Embedder } from './types.ts';
 
-export const EMBED_CHOICES = ['repo', 'model', 'none'] as const;
-export type EmbedChoice = (typeof EMBED_CHOICES)[number];
+export { EMBED_CHOICES, type EmbedChoice } from './types.ts';
 
 export interface RunEmbeddingOptions extends EmbedOptions {
   /** For `model`: the model folder (else ALLOT_MODEL_DIR, else the fetched default). */

@@ -54,7 +54,11 @@ function folderVersion(folder: ModelFolder): string {
  */
 export async function loadTransformersEmbedder(dir: string): Promise<Embedder> {
   const folder = inspectModelFolder(dir);
-  const { env, pipeline } = await import('@huggingface/transformers');
+  // An optional dependency (its ONNX runtime alone is hundreds of MB): installs without optional packages lack it.
+  const { env, pipeline } = await import('@huggingface/transformers').catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    throw new ModelError('pretrained models need the optional package @huggingface/transformers, which is not installed: `npm install @huggingface/transformers`');
+  });
   env.allowRemoteModels = false;
   env.allowLocalModels = true;
   let extract: Awaited<ReturnType<typeof pipeline<'feature-extraction'>>>;

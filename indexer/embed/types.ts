@@ -15,6 +15,10 @@ export interface Embedder {
   embed(texts: readonly string[]): Promise<Float32Array[]>;
 }
 
+/** What `--embed` chooses: a model trained on the repository, a transformers.js model folder, or no vectors. */
+export const EMBED_CHOICES = ['repo', 'model', 'none'] as const;
+export type EmbedChoice = (typeof EMBED_CHOICES)[number];
+
 /** The store's stamp for an embedder's vectors. */
 export function modelKey(e: Pick<Embedder, 'id' | 'version'>): string {
   return `${e.id}@${e.version}`;

@@ -1,11 +1,14 @@
 import type { Node, QueryMatch } from 'web-tree-sitter';
 import type { LoadedLanguage } from '../languages/registry.ts';
 import type { ExtractedObject, ExtractedReference, ExtractedView, ObjectKind, ReferenceKind } from '../types.ts';
+import { recoverMatches, type Recovered } from './recover.ts';
 import { moduleObject, SourceLines } from './source.ts';
 import { CONTAINERS, viewText } from './view-text.ts';
 
 /** Kinds a query may name in `@definition.<kind>`. */
-const DEFINITION_KINDS = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'method', 'constant']);
+const DEFINITION_KINDS = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'function', 'method', 'constant', 'namespace']);
+/** Kinds whose functions are methods. */
+const METHOD_HOSTS = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait']);
 
 /** Parsing stops after this long; the file is then indexed as plain text lines. */
 export const PARSE_TIMEOUT_MS = 5_000;
@@ -17,6 +20,8 @@ interface Definition {
   node: Node;
   /** Start of the object's span: wrappers (decorators, `export`) and leading doc comments included. */
   start: Node;
+  /** End of the object's span: the node itself, or an `@extent` capture (Dart's body is the signature's next sibling). */
+  end: Node;
   kind: ObjectKind;
   name: string;
   scopeOnly: boolean;
@@ -49,12 +54,15 @@ export function extractCode(
 ): CodeExtraction | null {
   const deadline = performance.now() + PARSE_TIMEOUT_MS;
   lang.parser.reset();
-  const tree = lang.parser.parse(src.text, null, { progressCallback: () => performance.now() > deadline });
+  const text = lang.spec.repair?.(src.text) ?? src.text;
+  const tree = lang.parser.parse(text, null, { progressCallback: () => performance.now() > deadline });
   if (!tree) return null;
+  let recovered: Recovered | undefined;
   try {
     const root = tree.rootNode;
-    const matches = lang.query.matches(root);
-    const defs = collectDefinitions(matches, lang, src, attachmentsOf(lang, root, src.text));
+    recovered = recoverMatches(lang, text, src, root, deadline);
+    const matches = recovered.matches;
+    const defs = collectDefinitions(matches, lang, src, attachmentsOf(lang, recovered.roots, src.text));
     const objects = buildObjects(path, src, defs);
     const moduleDoc = lang.spec.docStyle === 'leading-string' ? leadingString(root) : null;
     if (moduleDoc) objects[0].docstring = moduleDoc.text;
@@ -62,6 +70,7 @@ export function extractCode(
     const references = collectReferences(matches, defs);
     return { objects, views, references, parseErrors: root.hasError ? countErrors(root) : 0 };
   } finally {
+    for (const t of recovered?.trees ?? []) t.delete();
     tree.delete();
   }
 }
@@ -78,10 +87,10 @@ interface Attachments {
   leadingBefore(node: Node): Node | undefined;
 }
 
-function attachmentsOf(lang: LoadedLanguage, root: Node, text: string): Attachments {
+function attachmentsOf(lang: LoadedLanguage, roots: Node[], text: string): Attachments {
   const wrappers = new Map<number, Node[]>();
   const leading = new Map<number, Node>();
-  for (const c of lang.attachments?.captures(root) ?? []) {
+  for (const c of roots.flatMap((root) => lang.attachments?.captures(root) ?? [])) {
     if (c.name === 'wrapper') (wrappers.get(c.node.endIndex) ?? wrappers.set(c.node.endIndex, []).get(c.node.endIndex)!).push(c.node);
     else leading.set(c.node.endIndex, c.node);
   }
@@ -124,13 +133,18 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
     if (!isScope && !DEFINITION_KINDS.has(kind)) continue;
     const prior = seen.get(main.node.id);
     if (prior !== undefined) {
-      if (defs[prior].kind === 'constant' && !isScope && kind !== 'constant') {
+      // A more specific kind beats a general one (whatever order the matches come in), and a match naming a receiver (`void T::f()`) a plain one.
+      const receiver = receiverName(captureOf(m, 'receiver'));
+      if ((!isScope && specificity(kind) > specificity(defs[prior].kind)) || (receiver && !defs[prior].receiver)) {
         defs[prior].kind = kind;
-        defs[prior].name = nameNode.text;
+        defs[prior].name = nameOf(nameNode);
+        defs[prior].receiver = receiver ?? defs[prior].receiver;
       }
       continue;
     }
     seen.set(main.node.id, defs.length);
+    // `(#set! name "Companion")` names what the source leaves unnamed (Kotlin's companion object).
+    const givenName = m.setProperties?.name ?? null;
     // Wrappers (decorators, `export`) that end with the definition, then leading comments and attributes that touch it.
     let start = attach.wrapperOf(main.node) ?? main.node;
     let docstring: string | null = null;
@@ -142,22 +156,22 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
     } else {
       const comments: Node[] = [];
       for (let prev = attach.leadingBefore(start); prev; prev = attach.leadingBefore(prev)) {
-        if (prev.type.includes('comment')) comments.unshift(prev);
+        if (/comment|haddock/.test(prev.type)) comments.unshift(prev);
         start = prev;
       }
       if (comments.length > 0) {
         // Some grammars (Rust `///`) end a line comment with its newline: it belongs to neither text nor span.
         docstring = comments.map((c) => c.text.replace(/\r?\n$/, '')).join('\n');
         docStartLine = comments[0].startPosition.row + 1;
-        const last = comments.at(-1)!;
-        docEndLine = last.endPosition.row + (last.endPosition.column === 0 && last.endPosition.row > last.startPosition.row ? 0 : 1);
+        docEndLine = lastLine(comments.at(-1)!);
       }
     }
     defs.push({
       node: main.node,
       start,
+      end: captureOf(m, 'extent') ?? main.node,
       kind,
-      name: nameNode.text,
+      name: givenName ?? nameOf(nameNode),
       scopeOnly: isScope,
       namespace: main.name === 'scope.module',
       receiver: receiverName(captureOf(m, 'receiver')),
@@ -167,8 +181,44 @@ function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: So
     });
   }
   // Outer definitions before inner ones, in source order.
-  defs.sort((a, b) => a.start.startIndex - b.start.startIndex || b.node.endIndex - a.node.endIndex);
-  return dropShadowedConstants(defs);
+  defs.sort((a, b) => a.start.startIndex - b.start.startIndex || b.end.endIndex - a.end.endIndex);
+  return dropRestatements(dropShadowedConstants(defs));
+}
+
+/**
+ * Two patterns may read one declaration at two nodes (`const f = () => 1` as the
+ * statement and as its declarator): an inner definition with the same name and
+ * kind as one enclosing it from the same line is the same object.
+ */
+function dropRestatements(defs: Definition[]): Definition[] {
+  // Positions read once (each read crosses into wasm); only definitions of one name, kind and line are compared.
+  const spans = defs.map((d) => ({ d, start: d.node.startIndex, end: d.end.endIndex, key: `${d.kind}\0${d.name}\0${d.node.startPosition.row}` }));
+  const groups = new Map<string, typeof spans>();
+  for (const s of spans) (groups.get(s.key) ?? groups.set(s.key, []).get(s.key)!).push(s);
+  return spans
+    .filter((s) => {
+      const same = groups.get(s.key)!;
+      return same.length < 2 || !same.some((o) => o !== s && o.start <= s.start && o.end >= s.end && (o.start < s.start || o.end > s.end));
+    })
+    .map((s) => s.d);
+}
+
+/**
+ * The name a `@name` capture holds. A leaf is its own text; a C-style
+ * declarator (`*table[10]`, `(*cb)(int)`, `x = 1`) is read down its
+ * `declarator` (or `name`) fields to the identifier it declares.
+ */
+function nameOf(node: Node): string {
+  let n: Node | null = node;
+  for (let depth = 0; n && n.type.endsWith('declarator') && depth < 8; depth++) {
+    n = n.childForFieldName('declarator') ?? n.childForFieldName('name') ?? n.namedChildren.find((c) => c.type.includes('identifier') || c.type.endsWith('declarator')) ?? null;
+  }
+  return (n ?? node).text;
+}
+
+/** A constant is the least specific reading of a node, then a class (`enum class`, Kotlin's `interface` is a class declaration). */
+function specificity(kind: ObjectKind): number {
+  return kind === 'constant' ? 0 : kind === 'class' ? 1 : 2;
 }
 
 /** The bare type name of a receiver type capture: `*Server[T]` -> `Server`. */
@@ -184,7 +234,7 @@ function dropShadowedConstants(defs: Definition[]): Definition[] {
     (d) =>
       d.kind !== 'constant' ||
       !defs.some(
-        (o) => o !== d && o.kind !== 'constant' && o.name === d.name && o.node.startIndex >= d.node.startIndex && o.node.endIndex <= d.node.endIndex,
+        (o) => o !== d && o.kind !== 'constant' && o.name === d.name && o.node.startIndex >= d.node.startIndex && o.end.endIndex <= d.end.endIndex,
       ),
   );
 }
@@ -199,6 +249,12 @@ function signatureOf(node: Node, src: SourceLines): { text: string; endLine: num
     return { text: clip(head.replace(/\s+/g, ' ').trim(), MAX_SIGNATURE), endLine };
   }
   return { text: clip((src.lines[startLine - 1] ?? '').trim(), MAX_SIGNATURE), endLine: startLine };
+}
+
+/** The 1-based last line of a node; a node ending with its own newline (`#define`, Rust `///`) ends on the line before. */
+function lastLine(node: Node): number {
+  const end = node.endPosition;
+  return end.row + (end.column === 0 && end.row > node.startPosition.row ? 0 : 1);
 }
 
 function clip(s: string, n: number): string {
@@ -218,7 +274,7 @@ function buildObjects(path: string, src: SourceLines, defs: Definition[]): Extra
   // defs are sorted outer-first, so a stack of open definitions gives each one its enclosing definition.
   const open: Definition[] = [];
   for (const d of defs) {
-    while (open.length && open.at(-1)!.node.endIndex < d.node.endIndex) open.pop();
+    while (open.length && open.at(-1)!.end.endIndex < d.end.endIndex) open.pop();
     const enclosing = open.at(-1);
     open.push(d);
     const parentRef = enclosing ? byNode.get(enclosing.node.id)! : 0;
@@ -238,7 +294,7 @@ function buildObjects(path: string, src: SourceLines, defs: Definition[]): Extra
       byNode.set(d.node.id, -scopeNames.length);
       continue;
     }
-    const container = (parentRef < 0 && !scopeNamespace[-1 - parentRef]) || (parent > 0 && CONTAINERS.has(objects[parent].kind));
+    const container = (parentRef < 0 && !scopeNamespace[-1 - parentRef]) || (parent > 0 && METHOD_HOSTS.has(objects[parent].kind));
     const kind: ObjectKind = d.kind === 'function' && (container || d.receiver) ? 'method' : d.kind;
     const sig = signatureOf(d.node, src);
     byNode.set(d.node.id, objects.length);
@@ -250,9 +306,9 @@ function buildObjects(path: string, src: SourceLines, defs: Definition[]): Extra
       name: d.name,
       qualifiedName,
       startLine: d.start.startPosition.row + 1,
-      endLine: d.node.endPosition.row + 1,
+      endLine: lastLine(d.end),
       startByte: src.byteOffset(d.start.startPosition.row, d.start.startPosition.column),
-      endByte: src.byteOffset(d.node.endPosition.row, d.node.endPosition.column),
+      endByte: src.byteOffset(d.end.endPosition.row, d.end.endPosition.column),
       signature: sig.text,
       docstring: d.docstring,
     });
@@ -312,7 +368,7 @@ function buildViews(
  */
 function positionIndex(defs: Definition[]): (at: number) => number {
   const spans = defs
-    .map((d) => ({ start: d.node.startIndex, end: d.node.endIndex, index: (d as Definition & { index?: number }).index }))
+    .map((d) => ({ start: d.node.startIndex, end: d.end.endIndex, index: (d as Definition & { index?: number }).index }))
     .filter((x): x is { start: number; end: number; index: number } => x.index !== undefined && x.index >= 0)
     .sort((a, b) => a.start - b.start || b.end - a.end);
   // The enclosing span of each span, by a nesting stack.
@@ -352,9 +408,17 @@ function collectReferences(matches: QueryMatch[], defs: Definition[]): Extracted
       const moduleNode = captureOf(m, 'import.module');
       const nameNode = captureOf(m, 'import.name');
       const aliasNode = captureOf(m, 'import.alias');
-      if (!moduleNode && !nameNode) continue;
-      const module = moduleNode ? unquote(moduleNode.text) : null;
-      const name = nameNode ? nameNode.text : m.captures.some((c) => c.name === 'import.wildcard') ? '*' : module!;
+      // `@import.path` is a whole dotted path (`a.b.C`, a grammar without fields): module `a.b`, name `C`.
+      // Several `@import.path` captures are its segments (Scala's `path:` fields), joined with dots.
+      const pathParts = m.captures.filter((c) => c.name === 'import.path').map((c) => c.node.text);
+      const pathText = pathParts.length ? pathParts.join('.') : null;
+      if (!moduleNode && !nameNode && !pathText) continue;
+      // `@import.relative` marks a specifier relative to the file whatever it reads like (Ruby `require_relative`).
+      const relative = m.captures.some((c) => c.name === 'import.relative');
+      const split = nameNode ? null : pathText?.match(/^(.*?)(?:\.|::|\\)([^.:\\]+)$/);
+      let module = moduleNode ? (relative ? './' : '') + unquote(moduleNode.text) : split ? split[1] : pathText;
+      let name = nameNode ? nameNode.text : m.captures.some((c) => c.name === 'import.wildcard') ? '*' : split ? split[2] : module!;
+      if (pathText && !nameNode && !split) name = module = pathText;
       const key = `${source}|import|${name}|${module}|${aliasNode?.text}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -365,7 +429,8 @@ function collectReferences(matches: QueryMatch[], defs: Definition[]): Extracted
     if (!nameNode) continue;
     const kind = main.name.slice('reference.'.length) as ReferenceKind;
     if (kind !== 'call' && kind !== 'inherit') continue;
-    const qualifier = captureOf(m, 'qualifier')?.text ?? null;
+    // Haskell's module qualifier keeps its dot (`M.`).
+    const qualifier = captureOf(m, 'qualifier')?.text.replace(/\.$/, '') ?? null;
     const key = `${source}|${kind}|${nameNode.text}|${qualifier}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -375,7 +440,7 @@ function collectReferences(matches: QueryMatch[], defs: Definition[]): Extracted
 }
 
 function unquote(s: string): string {
-  return s.replace(/^['"`]|['"`]$/g, '');
+  return s.replace(/^['"`<]|['"`>]$/g, '');
 }
 
 /** ERROR and MISSING nodes of a tree, walked iteratively (nesting can be pathological). */

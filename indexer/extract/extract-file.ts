@@ -106,11 +106,6 @@ export function decodeText(bytes: Uint8Array): { text: string; warnings: string[
   return { text, warnings };
 }
 
-/** The language a file is extracted as, before any fallback (minified code, a parse given up): what its name says. */
-export function requestedLanguage(rel: string, _text: string): Language {
-  return languageOf(rel);
-}
-
 /**
  * Reads, hashes and extracts one repository file. Every problem becomes an
  * outcome with the path and a reason; nothing here throws for bad input.
@@ -127,7 +122,7 @@ export async function extractRead(read: ReadFile): Promise<FileOutcome> {
   const { path: rel, bytes, hash } = read;
   const { text, warnings } = decodeText(bytes);
   const src = sourceLines(text);
-  let language = requestedLanguage(rel, text);
+  let language = languageOf(rel, text);
   let code = null;
   let limit: FileLimit | null = null;
   const minified = language !== 'text' ? minifiedReason(text) : null;

@@ -9,8 +9,8 @@ import type { ObjectKind, ViewKind } from '../types.ts';
 export const MAX_VIEW_CHARS = 60_000;
 /** A derived view (call site, import, test reference) shows its line, trimmed, cut at this many characters. */
 export const MAX_USE_CHARS = 240;
-/** Kinds whose functions are methods, and whose own text excludes their members. */
-export const CONTAINERS: ReadonlySet<ObjectKind> = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'module']);
+/** Kinds whose own text excludes their members. */
+export const CONTAINERS: ReadonlySet<ObjectKind> = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'module', 'namespace']);
 
 /** The lines of [start, end] (1-based) not covered by any child span, stopping once the size cap is reached. */
 export function ownText(lines: readonly string[], start: number, end: number, children: readonly (readonly [number, number])[]): string {

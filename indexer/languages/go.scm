@@ -1,12 +1,4 @@
-; Go: objects, references and imports for allot.
-; Capture conventions (shared by every language file):
-;   @definition.<kind> on the node spanning an object, @name on its name;
-;   @scope with @name: a naming scope that is not itself an object;
-;   @receiver on a method's receiver type: the method is named `Type.method`;
-;   @reference.call / @reference.inherit with @name and optional @qualifier;
-;   @import on an import statement, with @import.module, @import.name, @import.alias
-;   (@import.wildcard marks `*`).
-; Names starting with `_` are helper captures for predicates; the engine ignores them.
+; Go: objects, references and imports for allot (conventions: python.scm's header).
 ;
 ; Grouping: `type X int` is one declaration holding one spec; `type ( ... )`
 ; holds several. An ungrouped declaration is the object itself (so the doc

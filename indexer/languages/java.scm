@@ -1,11 +1,4 @@
-; Java: objects, references and imports for allot.
-; Capture conventions (shared by every language file):
-;   @definition.<kind> on the node spanning an object, @name on its name;
-;   @scope with @name: a naming scope that is not itself an object;
-;   @reference.call / @reference.inherit with @name and optional @qualifier;
-;   @import on an import statement, with @import.module, @import.name, @import.alias
-;   (@import.wildcard marks `*`).
-; Names starting with `_` are helper captures for predicates; the engine ignores them.
+; Java: objects, references and imports for allot (conventions: python.scm's header).
 
 ; ---------------------------------------------------------------- definitions
 

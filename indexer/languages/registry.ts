@@ -4,44 +4,119 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Language as Grammar, Parser, Query } from 'web-tree-sitter';
 import type { CodeLanguage, Language } from '../types.ts';
+import { separateCallSignatures } from './repairs.ts';
 
 /** How a language attaches documentation to a definition. */
 export type DocStyle = 'leading-string' | 'preceding-comment';
 
+/** Where a grammar's wasm file lives: a package and a path inside it (each checked against the pinned web-tree-sitter's ABI). */
+export interface GrammarFile {
+  pkg: '@vscode/tree-sitter-wasm' | '@cursorless/tree-sitter-wasms' | 'tree-sitter-ocaml';
+  file: string;
+}
+
 export interface LanguageSpec {
   language: CodeLanguage;
   extensions: string[];
-  /** Grammar file inside @vscode/tree-sitter-wasm (its ABI matches the pinned web-tree-sitter). */
-  wasm: string;
+  /** Interpreters a shebang line may name (`#!/usr/bin/env python3` -> `python`, digits and dots dropped). */
+  interpreters?: string[];
+  grammar: GrammarFile;
   docStyle: DocStyle;
   /** Node types that wrap a definition and belong to its span (decorators, `export`). */
   wrappers: string[];
   /** Sibling node types before a definition that belong to it (attributes, comments). */
   leading: string[];
+  /** A length-preserving repair of the text before parsing, for a grammar's known gap (see repairs.ts). */
+  repair?: (text: string) => string;
 }
 
+const vscode = (file: string): GrammarFile => ({ pkg: '@vscode/tree-sitter-wasm', file: `wasm/tree-sitter-${file}.wasm` });
+const cursorless = (file: string): GrammarFile => ({ pkg: '@cursorless/tree-sitter-wasms', file: `out/tree-sitter-${file}.wasm` });
+const comments = ['comment'];
+
+/** One row per language; its query is `indexer/languages/<language>.scm`. */
 export const LANGUAGE_SPECS: Record<CodeLanguage, LanguageSpec> = {
-  python: { language: 'python', extensions: ['.py', '.pyi'], wasm: 'tree-sitter-python.wasm', docStyle: 'leading-string', wrappers: ['decorated_definition'], leading: [] },
-  typescript: { language: 'typescript', extensions: ['.ts', '.mts', '.cts'], wasm: 'tree-sitter-typescript.wasm', docStyle: 'preceding-comment', wrappers: ['export_statement'], leading: ['comment', 'decorator'] },
-  tsx: { language: 'tsx', extensions: ['.tsx'], wasm: 'tree-sitter-tsx.wasm', docStyle: 'preceding-comment', wrappers: ['export_statement'], leading: ['comment', 'decorator'] },
-  javascript: { language: 'javascript', extensions: ['.js', '.mjs', '.cjs', '.jsx'], wasm: 'tree-sitter-javascript.wasm', docStyle: 'preceding-comment', wrappers: ['export_statement'], leading: ['comment', 'decorator'] },
-  java: { language: 'java', extensions: ['.java'], wasm: 'tree-sitter-java.wasm', docStyle: 'preceding-comment', wrappers: [], leading: ['block_comment', 'line_comment'] },
-  go: { language: 'go', extensions: ['.go'], wasm: 'tree-sitter-go.wasm', docStyle: 'preceding-comment', wrappers: [], leading: ['comment'] },
-  rust: { language: 'rust', extensions: ['.rs'], wasm: 'tree-sitter-rust.wasm', docStyle: 'preceding-comment', wrappers: [], leading: ['line_comment', 'block_comment', 'attribute_item'] },
+  python: { language: 'python', extensions: ['.py', '.pyi'], interpreters: ['python', 'pypy'], grammar: vscode('python'), docStyle: 'leading-string', wrappers: ['decorated_definition'], leading: [] },
+  typescript: { language: 'typescript', extensions: ['.ts', '.mts', '.cts'], interpreters: ['ts-node', 'tsx', 'deno', 'bun'], grammar: vscode('typescript'), docStyle: 'preceding-comment', wrappers: ['export_statement'], leading: ['comment', 'decorator'], repair: separateCallSignatures },
+  tsx: { language: 'tsx', extensions: ['.tsx'], grammar: vscode('tsx'), docStyle: 'preceding-comment', wrappers: ['export_statement'], leading: ['comment', 'decorator'], repair: separateCallSignatures },
+  javascript: { language: 'javascript', extensions: ['.js', '.mjs', '.cjs', '.jsx'], interpreters: ['node', 'nodejs'], grammar: vscode('javascript'), docStyle: 'preceding-comment', wrappers: ['export_statement'], leading: ['comment', 'decorator'] },
+  java: { language: 'java', extensions: ['.java'], grammar: vscode('java'), docStyle: 'preceding-comment', wrappers: [], leading: ['block_comment', 'line_comment'] },
+  go: { language: 'go', extensions: ['.go'], grammar: vscode('go'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
+  rust: { language: 'rust', extensions: ['.rs'], grammar: vscode('rust'), docStyle: 'preceding-comment', wrappers: [], leading: ['line_comment', 'block_comment', 'attribute_item'] },
+  c: { language: 'c', extensions: ['.c'], grammar: cursorless('c'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
+  cpp: { language: 'cpp', extensions: ['.cc', '.cpp', '.cxx', '.c++', '.hh', '.hpp', '.hxx', '.h++', '.ipp', '.tpp', '.inl'], grammar: vscode('cpp'), docStyle: 'preceding-comment', wrappers: ['template_declaration'], leading: comments },
+  csharp: { language: 'csharp', extensions: ['.cs'], grammar: vscode('c-sharp'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'attribute_list'] },
+  php: { language: 'php', extensions: ['.php', '.phtml'], interpreters: ['php'], grammar: vscode('php'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'attribute_list'] },
+  ruby: { language: 'ruby', extensions: ['.rb', '.rake', '.gemspec', '.ru'], interpreters: ['ruby'], grammar: vscode('ruby'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
+  kotlin: { language: 'kotlin', extensions: ['.kt', '.kts'], grammar: cursorless('kotlin'), docStyle: 'preceding-comment', wrappers: [], leading: ['line_comment', 'multiline_comment'] },
+  swift: { language: 'swift', extensions: ['.swift'], grammar: cursorless('swift'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'multiline_comment'] },
+  scala: { language: 'scala', extensions: ['.scala', '.sc'], interpreters: ['scala'], grammar: cursorless('scala'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'block_comment'] },
+  bash: { language: 'bash', extensions: ['.sh', '.bash', '.zsh', '.ksh'], interpreters: ['sh', 'bash', 'zsh', 'ksh', 'dash'], grammar: vscode('bash'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
+  lua: { language: 'lua', extensions: ['.lua'], interpreters: ['lua', 'luajit'], grammar: cursorless('lua'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
+  elixir: { language: 'elixir', extensions: ['.ex', '.exs'], interpreters: ['elixir'], grammar: cursorless('elixir'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
+  dart: { language: 'dart', extensions: ['.dart'], grammar: cursorless('dart'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'documentation_comment', 'annotation'] },
+  haskell: { language: 'haskell', extensions: ['.hs'], interpreters: ['runhaskell', 'runghc'], grammar: cursorless('haskell'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'haddock', 'signature'] },
+  ocaml: { language: 'ocaml', extensions: ['.ml'], interpreters: ['ocaml'], grammar: { pkg: 'tree-sitter-ocaml', file: 'tree-sitter-ocaml.wasm' }, docStyle: 'preceding-comment', wrappers: ['value_definition', 'type_definition', 'module_definition', 'class_definition'], leading: comments },
+  ocaml_interface: { language: 'ocaml_interface', extensions: ['.mli'], grammar: { pkg: 'tree-sitter-ocaml', file: 'tree-sitter-ocaml_interface.wasm' }, docStyle: 'preceding-comment', wrappers: ['type_definition', 'module_definition'], leading: comments },
+  zig: { language: 'zig', extensions: ['.zig'], grammar: cursorless('zig'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
 };
 
 const BY_EXTENSION = new Map<string, CodeLanguage>(
   Object.values(LANGUAGE_SPECS).flatMap((s) => s.extensions.map((e) => [e, s.language] as const)),
 );
+const BY_INTERPRETER = new Map<string, CodeLanguage>(
+  Object.values(LANGUAGE_SPECS).flatMap((s) => (s.interpreters ?? []).map((i) => [i, s.language] as const)),
+);
 
-/** The language of a path by its extension; `text` for everything else. */
-export function languageOf(file: string): Language {
-  return BY_EXTENSION.get(path.extname(file).toLowerCase()) ?? 'text';
+/**
+ * The language of a file: by extension; a `.h` header as C++ when its text
+ * reads as C++ (C otherwise); any other file (`configure`, `x.sh.in`, but not a
+ * document such as `.md`) by its shebang line.
+ * `text` is the file's content when known (detection by path alone takes `.h`
+ * as C and ignores shebangs). `text` for everything else.
+ */
+export function languageOf(file: string, text?: string): Language {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.h') return text !== undefined && looksLikeCpp(text) ? 'cpp' : 'c';
+  const known = BY_EXTENSION.get(ext);
+  if (known) return known;
+  return (!DOCUMENTS.has(ext) && text !== undefined && shebangLanguage(text)) || 'text';
+}
+
+/** Formats whose first line is content even when it starts with `#!`. */
+const DOCUMENTS = new Set(['.md', '.markdown', '.txt', '.rst', '.adoc', '.json', '.yaml', '.yml', '.toml', '.xml', '.html', '.csv']);
+
+/** The language a `#!` first line names: `#!/usr/bin/env -S python3 -u` -> python, `#!/bin/bash` -> bash. */
+export function shebangLanguage(text: string): CodeLanguage | null {
+  if (!text.startsWith('#!')) return null;
+  const eol = text.indexOf('\n');
+  const words = text.slice(2, eol < 0 ? undefined : eol).trim().split(/\s+/);
+  let i = 0;
+  if (path.posix.basename(words[0] ?? '') === 'env') for (i = 1; i < words.length && (words[i].startsWith('-') || words[i].includes('=')); i++);
+  const interpreter = path.posix.basename(words[i] ?? '').replace(/[\d.]+$/, '');
+  return BY_INTERPRETER.get(interpreter) ?? null;
+}
+
+/** C++ constructs C never has, outside comments: classes, namespaces, templates, access labels, `std::`. */
+const CPP_SIGNS =
+  /^\s*(class\s+\w+\s*[:{]|namespace\s+[\w:]*\s*\{|template\s*<|using\s+namespace\b|(public|private|protected)\s*:)|\bstd::\w|#\s*include\s*<(iostream|string|vector|memory|map|utility|functional|algorithm)>/m;
+function looksLikeCpp(text: string): boolean {
+  return CPP_SIGNS.test(text.slice(0, 200_000).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ''));
 }
 
 const require = createRequire(import.meta.url);
-const WASM_DIR = path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
 const QUERY_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+function grammarPath(g: GrammarFile): string {
+  return path.join(path.dirname(require.resolve(`${g.pkg}/package.json`)), g.file);
+}
+
+/** A query file with its `; include <file>` lines replaced by those files (relative to this folder), recursively. */
+export function querySource(file: string, seen: string[] = []): string {
+  if (seen.includes(file)) throw new Error(`query include cycle: ${[...seen, file].join(' -> ')}`);
+  const text = fs.readFileSync(path.join(QUERY_DIR, file), 'utf8');
+  return text.replace(/^; include (\S+)[ \t]*$/gm, (_, inc: string) => querySource(inc, [...seen, file]));
+}
 
 /** A grammar with its compiled query, ready to parse. */
 export interface LoadedLanguage {
@@ -63,10 +138,10 @@ export function loadLanguage(language: CodeLanguage): Promise<LoadedLanguage> {
       init ??= Parser.init();
       await init;
       const spec = LANGUAGE_SPECS[language];
-      const grammar = await Grammar.load(path.join(WASM_DIR, spec.wasm));
+      const grammar = await Grammar.load(grammarPath(spec.grammar));
       const parser = new Parser();
       parser.setLanguage(grammar);
-      const source = fs.readFileSync(path.join(QUERY_DIR, `${language}.scm`), 'utf8');
+      const source = querySource(`${language}.scm`);
       const patterns = [
         spec.wrappers.length ? `[${spec.wrappers.map((t) => `(${t})`).join(' ')}] @wrapper` : '',
         spec.leading.length ? `[${spec.leading.map((t) => `(${t})`).join(' ')}] @leading` : '',

@@ -1,11 +1,4 @@
-; Rust: objects, references and imports for allot.
-; Capture conventions (shared by every language file):
-;   @definition.<kind> on the node spanning an object, @name on its name;
-;   @scope with @name: a naming scope that is not itself an object
-;     (`impl Foo` and `mod m { ... }`: members are named `Foo.bar`, `m.bar`);
-;   @reference.call / @reference.inherit with @name and optional @qualifier;
-;   @import on an import statement, with @import.module, @import.name, @import.alias
-;   (@import.wildcard marks `*`).
+; Rust: objects, references and imports for allot (conventions: python.scm's header).
 ; Paths keep Rust's `::`. For `use a::b::c` the module is `a::b` and the name `c`;
 ; inside braces the module is the path written before the innermost braces
 ; (`use a::{b::{c}}` gives module `b`, name `c`: a query cannot join paths).

@@ -12,8 +12,9 @@ export interface ModuleIndex {
   resolve(spec: string, fromPath: string, language: Language): string[];
 }
 
-const EXT = /\.(py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|java|go|rs)$/;
-const PACKAGE_MARKER = new Set(['__init__', 'index', 'mod', 'lib', 'main']);
+/** The extension a module key drops: the index only ever holds code files. */
+const EXT = /\.[A-Za-z0-9+]+$/;
+const PACKAGE_MARKER = new Set(['__init__', 'index', 'mod', 'lib', 'main', 'init']);
 
 export function moduleKey(file: string): string {
   const parts = file.replace(EXT, '').split('/');
@@ -28,6 +29,11 @@ function addTo(map: Map<string, string[]>, key: string, value: string) {
   } else map.set(key, [value]);
 }
 
+/** `PlugWithCustomOptions` -> `plug_with_custom_options`, as Mix names a module's file. */
+function snakeCase(s: string): string {
+  return s.replace(/([a-z\d])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toLowerCase();
+}
+
 function commonPrefix(a: string, b: string): number {
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
@@ -39,17 +45,40 @@ export function buildModuleIndex(files: string[]): ModuleIndex {
   const bySuffix = new Map<string, string[]>();
   const dirFiles = new Map<string, string[]>();
   const dirBySuffix = new Map<string, string[]>();
+  /** Whole paths, extension kept, by every trailing run of segments (`#include "util/x.h"`, `source lib/a.sh`). */
+  const byPathSuffix = new Map<string, string[]>();
   for (const f of files) {
     if (!EXT.test(f)) continue;
     const key = moduleKey(f);
     addTo(byKey, key, f);
     const segs = key.split('/');
     for (let k = 0; k < segs.length; k++) addTo(bySuffix, segs.slice(k).join('/'), f);
+    const psegs = f.split('/');
+    for (let k = 0; k < psegs.length; k++) addTo(byPathSuffix, psegs.slice(k).join('/'), f);
     const dir = path.posix.dirname(f);
     addTo(dirFiles, dir, f);
     const dsegs = dir.split('/');
     for (let k = 0; k < dsegs.length; k++) addTo(dirBySuffix, dsegs.slice(k).join('/'), dir);
   }
+
+  const nearest = (hit: string[], fromPath: string) => [...hit].sort((a, b) => commonPrefix(b, fromPath) - commonPrefix(a, fromPath) || (a < b ? -1 : 1))[0];
+  /** A file named by a path with its extension: beside the importing file first, then the nearest file ending with it. */
+  const byFilePath = (spec: string, fromPath: string): string[] => {
+    const here = path.posix.dirname(fromPath);
+    const beside = path.posix.normalize(here === '.' ? spec : `${here}/${spec}`);
+    if (byPathSuffix.get(beside)?.includes(beside)) return [beside];
+    const clean = path.posix.normalize(spec).replace(/^(\.\.?\/)+/, '');
+    const hit = byPathSuffix.get(clean);
+    return hit ? [nearest(hit, fromPath)] : [];
+  };
+  /** The files of the one folder a trailing run of segments names (a Go package, a C# namespace, a Swift module). */
+  const folder = (segs: string[], accept: (f: string) => boolean): string[] => {
+    for (let k = 0; k < segs.length; k++) {
+      const dirs = dirBySuffix.get(segs.slice(k).join('/'));
+      if (dirs?.length === 1) return (dirFiles.get(dirs[0]) ?? []).filter(accept);
+    }
+    return [];
+  };
 
   /** Drops leading segments until a suffix names exactly one module; the full path may name several (the nearest wins). */
   const bySegments = (segs: string[], fromPath: string): string[] => {
@@ -57,7 +86,7 @@ export function buildModuleIndex(files: string[]): ModuleIndex {
       const hit = bySuffix.get(segs.slice(k).join('/'));
       if (!hit) continue;
       if (hit.length === 1) return hit;
-      if (k === 0) return [[...hit].sort((a, b) => commonPrefix(b, fromPath) - commonPrefix(a, fromPath) || (a < b ? -1 : 1))[0]];
+      if (k === 0) return [nearest(hit, fromPath)];
     }
     return [];
   };
@@ -88,14 +117,57 @@ export function buildModuleIndex(files: string[]): ModuleIndex {
         }
         case 'java':
           return bySegments(spec.split('.'), fromPath);
-        case 'go': {
-          const segs = spec.split('/');
-          for (let k = 0; k < segs.length; k++) {
-            const dirs = dirBySuffix.get(segs.slice(k).join('/'));
-            if (dirs?.length === 1) return (dirFiles.get(dirs[0]) ?? []).filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'));
-          }
-          return [];
+        case 'go':
+          return folder(spec.split('/'), (f) => f.endsWith('.go') && !f.endsWith('_test.go'));
+        // `#include "util/x.h"`, `source lib/a.sh`, `@import("x.zig")`: a file by its path; `$DIR/` prefixes dropped.
+        case 'c':
+        case 'cpp':
+        case 'bash':
+        case 'zig':
+          return byFilePath(spec.replace(/^(\$\{?\w+\}?\/)+/, ''), fromPath);
+        // `using App.Util;`: the folder the namespace names (namespaces mirror folders by convention).
+        case 'csharp':
+          return folder(spec.split('.'), (f) => f.endsWith('.cs'));
+        // `use App\Models\User`: PSR-4 maps a namespace prefix to a folder and the rest to the path
+        // below it, so the class's file is the one whose path ends with the trailing segments.
+        case 'php':
+          return bySegments(spec.split('\\').filter(Boolean), fromPath);
+        // `require 'rack/request'` below a load path; `require_relative` (kept as `./x`) beside the file.
+        case 'ruby':
+          if (spec.startsWith('.')) return relative(here === '.' ? '' : here, [spec.replace(/\.rb$/, '')]);
+          return bySegments(spec.replace(/\.rb$/, '').split('/'), fromPath);
+        // `import a.b.C`: the file named after C, else the package folder a/b.
+        case 'kotlin':
+        case 'scala': {
+          const segs = spec.split('.');
+          const file = bySegments(segs, fromPath);
+          return file.length ? file : folder(segs, (f) => f.endsWith(language === 'kotlin' ? '.kt' : '.scala'));
         }
+        // `import Alamofire`: a module is a target folder (Sources/Alamofire).
+        case 'swift':
+          return folder([spec], (f) => f.endsWith('.swift'));
+        // `import 'package:app/src/x.dart'` is lib/src/x.dart of the package; other URIs are relative.
+        case 'dart': {
+          if (/^dart:/.test(spec)) return [];
+          const pkg = spec.match(/^package:[^/]+\/(.*)$/);
+          return pkg ? byFilePath(`lib/${pkg[1]}`, fromPath) : byFilePath(spec, fromPath);
+        }
+        // `alias App.Web.Router`: lib/app/web/router.ex by Mix's convention (segments in snake case).
+        case 'elixir':
+          return bySegments(spec.split('.').map(snakeCase), fromPath);
+        // `import Data.Map.Strict`: Data/Map/Strict.hs below a source folder.
+        case 'haskell':
+          return bySegments(spec.split('.'), fromPath);
+        // `open Helper`: helper.ml (a module is its file, capitalised); Dune's `Lib.Helper` is lib's helper.ml.
+        case 'ocaml':
+        case 'ocaml_interface': {
+          const segs = spec.split('.').map((s) => s.charAt(0).toLowerCase() + s.slice(1));
+          const ml = bySegments(segs, fromPath).filter((f) => f.endsWith('.ml'));
+          return ml.length ? ml : bySegments(segs.slice(-1), fromPath).filter((f) => f.endsWith('.ml'));
+        }
+        // `require("a.b")`: a/b.lua or a/b/init.lua below a package path.
+        case 'lua':
+          return bySegments(spec.replace(/\.lua$/, '').split(/[./]/), fromPath);
         case 'rust': {
           const segs = spec.split('::').filter(Boolean);
           let base = here;

@@ -21,10 +21,12 @@ export interface ResolverReference {
   alias: string | null;
 }
 
-const TYPES = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'type']);
-const SELF = new Set(['self', 'this', 'cls', 'super', 'super()', 'Self']);
+const TYPES = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'namespace']);
+const SELF = new Set(['self', 'this', 'cls', 'super', 'super()', 'Self', '$this', 'static', 'parent']);
 /** Languages whose unqualified names also see the rest of the folder (package). */
-const FOLDER_SCOPED = new Set<Language>(['go', 'java']);
+const FOLDER_SCOPED = new Set<Language>(['go', 'java', 'csharp', 'kotlin', 'scala', 'swift', 'php']);
+/** Languages whose `import a.b.C` may name the file of C (tried before the module itself). */
+const NAMES_A_FILE = new Set<Language>(['python', 'java', 'rust', 'kotlin', 'scala', 'php', 'elixir']);
 
 /** What an import binds a local name to: an object, or the files of a module. */
 export interface Binding {
@@ -238,15 +240,15 @@ export function createIncrementalResolver(): IncrementalResolver {
     if (r.module === null) return undefined;
     refreshFiles();
     const isModuleImport = r.name === r.module;
-    const sep = r.language === 'rust' ? '::' : r.language === 'python' && r.module.endsWith('.') ? '' : '.';
+    const sep = r.language === 'rust' ? '::' : r.language === 'php' ? '\\' : r.language === 'python' && r.module.endsWith('.') ? '' : '.';
     let found: string[] = [];
     let objectId: string | undefined;
-    if (!isModuleImport && r.name !== '*' && (r.language === 'python' || r.language === 'java' || r.language === 'rust')) {
-      // `from pkg import sub` and `import a.b.C` may name a module or a class file.
+    if (!isModuleImport && r.name !== '*' && NAMES_A_FILE.has(r.language)) {
+      // `from pkg import sub` and `import a.b.C` may name a module or a class file; Elixir's `alias A.B` names the module `A.B` itself.
       const sub = modules.resolve(`${r.module}${sep}${r.name}`, r.path, r.language);
       if (sub.length) {
         found = sub;
-        objectId = exported(sub[0], r.name) ?? moduleOf.get(sub[0]);
+        objectId = exported(sub[0], r.name) ?? exported(sub[0], `${r.module}${sep}${r.name}`) ?? moduleOf.get(sub[0]);
       }
     }
     if (!objectId) {
@@ -283,6 +285,8 @@ export function createIncrementalResolver(): IncrementalResolver {
         }
       }
       if (!target && FOLDER_SCOPED.has(r.language)) target = inFiles(folderFiles.get(r.path.slice(0, Math.max(0, r.path.lastIndexOf('/')))) ?? [], r.name);
+      // What wildcard imports make visible: `#include`, `using N;`, `open M`, `source f.sh`, `from m import *`.
+      if (!target) target = inFiles(wildcards.get(r.path) ?? [], r.name);
     } else if (SELF.has(r.qualifier)) {
       const type = enclosingType(r.sourceId);
       if (type) target = member(type, r.name);
@@ -293,7 +297,7 @@ export function createIncrementalResolver(): IncrementalResolver {
         const bound = b.objectId ? byId.get(b.objectId) : undefined;
         target = bound && bound.kind !== 'module' ? member(bound.id, r.name) : inFiles(b.files, r.name);
       } else {
-        const type = topLevel(r.path, r.qualifier) ?? unique(r.qualifier);
+        const type = topLevel(r.path, r.qualifier) ?? inFiles(wildcards.get(r.path) ?? [], r.qualifier) ?? unique(r.qualifier);
         if (type && TYPES.has(byId.get(type)!.kind)) target = member(type, r.name);
       }
     }

@@ -2,8 +2,9 @@ import { extractCode } from '../extract/extract-code.ts';
 import { sourceLines } from '../extract/source.ts';
 import { identifiers, splitIdentifier } from '../identifiers.ts';
 import { languageOf, loadLanguage, type LoadedLanguage } from '../languages/registry.ts';
-import { CODE_LANGUAGES, type CodeLanguage, type ExtractedReference } from '../types.ts';
+import type { CodeLanguage, ExtractedReference } from '../types.ts';
 import { parseFrames, type Frame } from './frames.ts';
+import { readReceivers, type Receivers } from './receivers.ts';
 
 /** What a query says in code terms: the facts the structural retriever resolves through the index. */
 export interface QueryReading {
@@ -22,6 +23,8 @@ export interface QueryReading {
   /** Things that look like source file paths (`pkg/mod.py`, `src/app.ts`). */
   paths: string[];
   frames: Frame[];
+  /** What local receivers stand for (`x = C(...)`, `x: C`, `self` in `class D(B)`): member calls resolve through them. */
+  receivers: Receivers;
 }
 
 /** Import statements of every supported language, multi-line forms included. */
@@ -56,10 +59,22 @@ export function guessLanguage(text: string): CodeLanguage | null {
 
 let loaded: Promise<Map<CodeLanguage, LoadedLanguage>> | undefined;
 let ready: Map<CodeLanguage, LoadedLanguage> | undefined;
-/** Every grammar, loaded once: query reading is synchronous after this. */
+/** Grammars a query waits for: the languages `guessLanguage` names, and TSX and JavaScript. */
+const FIRST: CodeLanguage[] = ['python', 'typescript', 'tsx', 'javascript', 'java', 'go', 'rust'];
+/**
+ * The grammars, loaded once: query reading is synchronous after this. The map
+ * resolves with the first languages; another joins it once a query is read in
+ * it (some take seconds to compile, so a process never waits for all), and
+ * until then queries in it are lexed.
+ */
 export function loadQueryLanguages(): Promise<Map<CodeLanguage, LoadedLanguage>> {
-  loaded ??= Promise.all(CODE_LANGUAGES.map(async (l) => [l, await loadLanguage(l)] as const)).then((e) => (ready = new Map(e)));
+  loaded ??= Promise.all(FIRST.map(async (l) => [l, await loadLanguage(l)] as const)).then((e) => (ready = new Map(e)));
   return loaded;
+}
+
+/** Starts loading a grammar a query needs into the map, for the queries after it. */
+function loadLater(grammars: Map<CodeLanguage, LoadedLanguage>, language: CodeLanguage): void {
+  loadLanguage(language).then((l) => grammars.set(language, l), () => {});
 }
 
 /** The grammars once `loadQueryLanguages()` has resolved; throws before. */
@@ -80,8 +95,10 @@ export function readQuery(text: string, grammars: Map<CodeLanguage, LoadedLangua
   let imports: ExtractedReference[] = [];
   let calls: ExtractedReference[] = [];
   const src = sourceLines(text);
-  if (language) {
-    const code = extractCode(path ?? `query.${language}`, src, grammars.get(language)!);
+  const grammar = language ? grammars.get(language) : undefined;
+  if (language && !grammar) loadLater(grammars, language);
+  if (language && grammar) {
+    const code = extractCode(path ?? `query.${language}`, src, grammar);
     if (code) {
       imports = code.references.filter((r) => r.kind === 'import');
       calls = code.references.filter((r) => r.kind !== 'import');
@@ -104,5 +121,6 @@ export function readQuery(text: string, grammars: Map<CodeLanguage, LoadedLangua
     recentParts,
     paths: [...new Set(text.match(PATH) ?? [])],
     frames: parseFrames(text),
+    receivers: readReceivers(body),
   };
 }

@@ -6,6 +6,7 @@ import { hybridRetriever, type Weighted } from './fusion.ts';
 import type { Retriever } from './retriever.ts';
 import { structuralRetriever, type StructuralOptions } from './structural.ts';
 import { guessLanguage } from './query-reading.ts';
+import { DEFAULT_RETRIEVER, type RetrieverName } from './names.ts';
 
 /** How a query is retrieved: the retriever, and the file the query comes from (resolves its relative imports). */
 export interface RetrievalOptions {
@@ -15,10 +16,7 @@ export interface RetrievalOptions {
   rrfK?: number;
 }
 
-/** Retrievers a query can name (`--retriever`). */
-export const RETRIEVER_NAMES = ['hybrid', 'bm25', 'structural', 'dense'] as const;
-export type RetrieverName = (typeof RETRIEVER_NAMES)[number];
-export const DEFAULT_RETRIEVER: RetrieverName = 'hybrid';
+export { DEFAULT_RETRIEVER, RETRIEVER_NAMES, type RetrieverName } from './names.ts';
 
 /** A retriever that cannot answer here (dense retrieval with no vectors in the index). */
 export class RetrievalError extends Error {

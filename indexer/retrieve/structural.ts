@@ -55,13 +55,29 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
     `SELECT v.id, v.kind, v.start_line AS startLine, v.end_line AS endLine FROM views v
      WHERE v.object_id = ? AND +v.derived = 0 ORDER BY CASE v.kind WHEN 'signature' THEN 0 WHEN 'body' THEN 1 ELSE 2 END, v.id LIMIT 1`,
   );
+  const basesOf = prepared(db, "SELECT target_id FROM refs WHERE source_id = ? AND kind = 'inherit' AND target_id IS NOT NULL", 'pluck');
+  const memberOf = prepared(db, 'SELECT id FROM objects WHERE parent_id = ? AND name = ? LIMIT 1', 'pluck');
+  /** A member of a class or of one of its bases (breadth first, a few levels up). */
+  const inheritedMember = (classId: string, name: string): string | undefined => {
+    const queue = [classId];
+    const seen = new Set<string>();
+    while (queue.length && seen.size < 16) {
+      const id = queue.shift()!;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const hit = memberOf.get(id, name) as string | undefined;
+      if (hit) return hit;
+      queue.push(...(basesOf.all(id) as string[]));
+    }
+    return undefined;
+  };
   return {
     name: 'structural',
     retrieve(query, k) {
       if (k <= 0) return [];
       const s = structureOf(db);
       const reading = readQuery(query, grammars, opts.path);
-      const seeds = seedObjects(s, reading, opts.path);
+      const seeds = seedObjects(s, reading, opts.path, inheritedMember);
       const ranked: ({ id: string } & Seed)[] = [...seeds.entries()].map(([id, seed]) => ({ id, ...seed }));
       // A code query (the lines at a cursor) is about to use what it names: those objects render as their heads.
       const code = reading.language !== null;
@@ -123,7 +139,7 @@ function seedAffinity(s: Structure, seeds: Map<string, Seed>, reading: ReturnTyp
 }
 
 /** Objects the query points at directly, with the strongest reason for each. */
-function seedObjects(s: Structure, reading: ReturnType<typeof readQuery>, path?: string): Map<string, Seed> {
+function seedObjects(s: Structure, reading: ReturnType<typeof readQuery>, path: string | undefined, inheritedMember: (classId: string, name: string) => string | undefined): Map<string, Seed> {
   const seeds = new Map<string, Seed>();
   const here = path ? normalizePath(path) : null;
   const add = (id: string | undefined, score: number, reason: string, atLine = false) => {
@@ -152,6 +168,9 @@ function seedObjects(s: Structure, reading: ReturnType<typeof readQuery>, path?:
       const unused = !reading.used.has(local);
       add(resolver.resolveImport(asRef(imp)), unused ? WEIGHT.importedUnused : WEIGHT.imported, `imported by the query as ${local}`);
     }
+    // Receivers first: a member resolved through its receiver's type keeps that reason.
+    const resolveName = (name: string) => resolver.resolve(asRef({ source: 0, kind: 'call', name, qualifier: null, module: null, alias: null, line: 0 }));
+    for (const [id, reason] of receiverCalls(reading, resolveName, inheritedMember)) add(id, WEIGHT.called, reason);
     for (const call of reading.calls) add(resolver.resolve(asRef(call)), WEIGHT.called, `${call.kind === 'inherit' ? 'inherited' : 'called'} in the query as ${call.qualifier ? `${call.qualifier}.` : ''}${call.name}`);
   } finally {
     resolver.restoreBindings(queryPath, saved);
@@ -182,4 +201,48 @@ function seedObjects(s: Structure, reading: ReturnType<typeof readQuery>, path?:
     for (const id of defs) if (!seeds.has(id)) add(id, WEIGHT.named / defs.length, `defines ${name}, named in the query`);
   }
   return seeds;
+}
+
+const SELF_RECEIVERS = new Set(['self', 'this', 'cls', 'super', 'super()']);
+
+/**
+ * Member calls resolved through receivers (receiver resolution): `x.m(` where the query binds `x` to a type
+ * (`x = C(...)`, `x: C`, ...) resolves as the member `m` of `C` or of a base of `C`; `C(...).m(` likewise;
+ * `self.m`, `this.m` and `super().m` in a class the query declares resolve to what its bases define or inherit.
+ * `resolveName` resolves a name with the query's imports; `member(classId, m)` looks `m` up the class and its bases.
+ */
+export function receiverCalls(
+  reading: ReturnType<typeof readQuery>,
+  resolveName: (name: string) => string | undefined,
+  member: (classId: string, name: string) => string | undefined,
+): [string, string][] {
+  const out: [string, string][] = [];
+  const { types, chained, bases } = reading.receivers;
+  const memberOfType = (type: string, name: string): string | undefined => {
+    const cls = resolveName(type);
+    return cls ? member(cls, name) : undefined;
+  };
+  for (const call of reading.calls) {
+    if (call.kind !== 'call' || !call.qualifier) continue;
+    const type = types.get(call.qualifier);
+    if (type) {
+      const id = memberOfType(type, call.name);
+      if (id) out.push([id, `called in the query as ${call.qualifier}.${call.name} (${call.qualifier}: ${type})`]);
+      continue;
+    }
+    if (SELF_RECEIVERS.has(call.qualifier)) {
+      for (const base of bases) {
+        const id = memberOfType(base, call.name);
+        if (id) {
+          out.push([id, `called in the query as ${call.qualifier}.${call.name} (inherited from ${base})`]);
+          break;
+        }
+      }
+    }
+  }
+  for (const c of chained) {
+    const id = memberOfType(c.qualifier, c.name);
+    if (id) out.push([id, `called in the query as ${c.qualifier}(...).${c.name}`]);
+  }
+  return out;
 }

@@ -86,10 +86,7 @@ export function prepared(db: DB, sql: string, mode: 'rows' | 'pluck' | 'raw' = '
   return stmt;
 }
 
-/** Default database location for a repository. */
-export function defaultDbPath(repo: string): string {
-  return path.join(repo, '.allot', 'index.db');
-}
+export { defaultDbPath } from './location.ts';
 
 /** storeFault for SQLite's own errors only (a file the query reads from the repository failing is not the index's fault). */
 export function sqliteFault(at: string | null, err: unknown): StoreError | null {

@@ -6,6 +6,8 @@ import { fileViewTexts, type StoredView } from './view-texts.ts';
 export interface StoreCounts {
   files: number;
   filesByLanguage: Record<string, number>;
+  /** Files indexed as plain text (no grammar), by extension (`.md`, `(none)`), most first. */
+  textByExtension: Record<string, number>;
   objects: number;
   views: number;
   references: number;
@@ -19,11 +21,23 @@ export function storeCounts(db: DB): StoreCounts {
   return {
     files: one('SELECT count(*) AS n FROM files'),
     filesByLanguage: Object.fromEntries(byLang.map((r) => [r.language, r.n])),
+    textByExtension: textByExtension(db),
     objects: one('SELECT count(*) AS n FROM objects'),
     views: one('SELECT count(*) AS n FROM views'),
     references: one('SELECT count(*) AS n FROM refs'),
     resolvedReferences: one('SELECT count(*) AS n FROM refs WHERE target_id IS NOT NULL'),
   };
+}
+
+function textByExtension(db: DB): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const { path } of db.prepare("SELECT path FROM files WHERE language = 'text'").all() as { path: string }[]) {
+    const base = path.slice(path.lastIndexOf('/') + 1);
+    const dot = base.lastIndexOf('.');
+    const ext = dot > 0 ? base.slice(dot).toLowerCase() : '(none)';
+    counts.set(ext, (counts.get(ext) ?? 0) + 1);
+  }
+  return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
 }
 
 const OBJECT_COLUMNS = `o.id, f.path, f.language, o.parent_id AS parentId, o.kind, o.name, o.qualified_name AS qualifiedName,

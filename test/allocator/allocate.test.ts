@@ -165,9 +165,9 @@ describe('exactness rule: the joined text is counted, and shrinks if joining add
   };
 
   it('shrinks the last block line by line until the whole text fits', () => {
-    const full = allocate('parse config', retrieved(), source, surprising, { slots: '2+0', budget: 100_000 });
+    const full = allocate('parse config', retrieved(), source, surprising, { slots: '2+0', budget: 100_000, noFill: true });
     const parts = full.trace.join.sumOfParts;
-    const a = allocate('parse config', retrieved(), source, surprising, { slots: '2+0', budget: parts });
+    const a = allocate('parse config', retrieved(), source, surprising, { slots: '2+0', budget: parts, noFill: true });
     expect(a.totalTokens).toBeLessThanOrEqual(parts);
     expect(a.totalTokens).toBe(surprising.count(a.text));
     expect(a.trace.join.shrunkLines).toBeGreaterThan(0);
@@ -221,22 +221,35 @@ describe('properties of the whole pipeline', () => {
           const ids = a.trace.render.map((r) => r.objectId);
           expect(new Set(ids).size).toBe(ids.length);
         }
-        const listed = a.trace.render.filter((r) => r.role === 'interface');
-        expect(a.trace.render.length - listed.length).toBeLessThanOrEqual(options.slots.core + options.slots.companion);
-        expect(listed.length).toBe(a.trace.interface?.added ?? 0);
-        // Heads: objects found through structure show their first lines from the declaration, never a window elsewhere.
-        const headsOn = options.headLines > 0 && !options.noQuotient;
+        // The K slots hold at most K blocks; the fill's blocks (interface, fill) are never cut.
+        const filled = a.trace.render.filter((r) => r.role === 'interface' || r.role === 'fill');
+        expect(a.trace.render.length - filled.length).toBeLessThanOrEqual(options.slots.core + options.slots.companion);
+        if (a.trace.interface) expect(filled.filter((r) => r.role === 'interface').length).toBe(a.trace.interface.added);
         const shown = a.trace.render.filter((r) => r.outcome !== 'empty: descriptor does not fit');
         expect(shown).toHaveLength(a.blocks.length);
         for (const [k, b] of a.blocks.entries()) {
           const o = w.objects.find((x) => x.id === shown[k].objectId)!;
-          const found = w.candidates.some((c) => c.objectId === o.id && c.viaStructure);
-          if (b.role === 'interface') {
-            expect(headsOn && found).toBe(true);
-            expect([b.shownStartLine, b.shownEndLine]).toEqual([o.startLine, Math.min(o.endLine, o.startLine + options.headLines - 1)]);
-          } else if (headsOn && found && b.shownStartLine > 0) {
-            expect(b.shownStartLine).toBe(o.startLine);
-            expect(b.shownEndLine).toBeLessThanOrEqual(o.startLine + options.headLines - 1);
+          if (b.role === 'interface' || b.role === 'fill') {
+            const found = w.candidates.some((c) => c.objectId === o.id && c.viaStructure);
+            if (b.role === 'interface') expect(found).toBe(true);
+            if (a.trace.join.shrunkLines === 0) {
+              // Whole, an outline, or (found through structure) its head: never a cut window.
+              const head = [o.startLine, Math.min(o.endLine, o.startLine + options.headLines - 1)];
+              const ok = b.outline === true || (b.shownStartLine === o.startLine && (b.shownEndLine === o.endLine || (found && b.shownEndLine === head[1])));
+              expect(ok).toBe(true);
+            }
+          }
+        }
+        // No repository line twice in one context (the ablations aside: fragments may overlap by design).
+        if (!options.noQuotient) {
+          const seen = new Set<string>();
+          for (const b of a.blocks) {
+            const ranges = b.shown ?? (b.shownStartLine > 0 ? [[b.shownStartLine, b.shownEndLine]] : []);
+            for (const [from, to] of ranges) for (let l = from; l <= to; l++) {
+              const key = `${b.path}:${l}`;
+              expect(seen.has(key)).toBe(false);
+              seen.add(key);
+            }
           }
         }
       }),
@@ -267,7 +280,11 @@ describe('properties of the whole pipeline', () => {
         }
         // A slot stays empty only when every retrieved position already has a slot.
         if (a.trace.companions.some((c) => c.reason === 'none')) {
-          const left = a.trace.positions.filter((p) => p.role === null && !a.trace.missing.includes(p.objectId));
+          // (Left out: an object overlapping an allocated one without nesting in it, which cannot be shown beside it.)
+          const spanOf = (id: string) => w.objects.find((o) => o.id === id)!;
+          const clashes = (id: string) => a.trace.positions.some((q) => q.role !== null && q.objectId !== id && spanOf(q.objectId).path === spanOf(id).path
+            && spanOf(q.objectId).startLine <= spanOf(id).endLine && spanOf(id).startLine <= spanOf(q.objectId).endLine);
+          const left = a.trace.positions.filter((p) => p.role === null && !a.trace.missing.includes(p.objectId) && !clashes(p.objectId));
           expect(left).toEqual([]);
         }
       }),

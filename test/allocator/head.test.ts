@@ -16,25 +16,26 @@ const structural = (c: Candidate): Candidate => ({ ...c, viaStructure: true, rea
 const fn = (id: string, path: string, n: number, word = 'unrelated') =>
   obj(id, path, 1, [`def ${id}(x):`, ...Array.from({ length: n - 2 }, (_, i) => `    step_${i} = x + ${i}`), `    return ${word}(x)`], { name: id });
 
-describe('heads of objects found through structure', () => {
-  it('renders a core object found through structure from its declaration, its first lines only, and says which part', () => {
+describe('objects found through structure: lengths by token authority, heads only in the fill', () => {
+  it('a structure-found object longer than 15 lines is shown whole when b_i allows, and from its declaration down when not', () => {
     const target = fn('target', 'pkg/a.py', 40, 'frobnicate');
     const query = 'import pkg.a\nfrobnicate(y)';
-    const head = allocate(query, [structural(view(target, 3))], memorySource([target]), tok, { slots: '1+0' });
-    expect(head.blocks).toHaveLength(1);
-    expect(head.blocks[0]).toMatchObject({ role: 'core', startLine: 1, endLine: 40, shownStartLine: 1, shownEndLine: 15 });
-    expect(head.blocks[0].text.split('\n')[0]).toBe('### pkg/a.py:1-15 of 1-40 | target | def target(x):');
-    expect(head.blocks[0].text.split('\n').slice(1)).toEqual(target.text.split('\n').slice(0, 15));
+    const whole = allocate(query, [structural(view(target, 3))], memorySource([target]), tok, { slots: '1+0' });
+    expect(whole.blocks).toHaveLength(1);
+    expect(whole.blocks[0]).toMatchObject({ role: 'core', startLine: 1, endLine: 40, shownStartLine: 1, shownEndLine: 40 });
+    expect(whole.blocks[0].text.split('\n').slice(1)).toEqual(target.text.split('\n'));
+    expect(whole.trace.render[0].outcome).toBe('whole');
 
-    // The same object found by its words renders whole here (it fits b_obj), and a tight budget centres on the query line.
-    const text = allocate(query, [view(target, 3)], memorySource([target]), tok, { slots: '1+0' });
-    expect(text.blocks[0]).toMatchObject({ shownStartLine: 1, shownEndLine: 40 });
-    const tight = allocate(query, [view(target, 3)], memorySource([target]), tok, { slots: '1+0', budget: 120 });
-    expect(tight.blocks[0].shownEndLine).toBe(40);
-    expect(tight.blocks[0].shownStartLine).toBeGreaterThan(1);
+    // b_i below d_i: the object grows from its declaration (a query-found one centres on its best line).
+    const tight = allocate(query, [structural(view(target, 3))], memorySource([target]), tok, { slots: '1+0', budget: 120 });
+    expect(tight.blocks[0].shownStartLine).toBe(1);
+    expect(tight.blocks[0].shownEndLine).toBeLessThan(40);
+    const byWords = allocate(query, [view(target, 3)], memorySource([target]), tok, { slots: '1+0', budget: 120 });
+    expect(byWords.blocks[0].shownEndLine).toBe(40);
+    expect(byWords.blocks[0].shownStartLine).toBeGreaterThan(1);
   });
 
-  it('lists the heads of further objects found through structure with what the slots left, in rank order, skipping what does not fit', () => {
+  it('the fill lists further objects in rank order, structure-found first: heads breadth first, whole where what is left allows; never cut', () => {
     const core = ['c1', 'c2'].map((id) => fn(id, `pkg/${id}.py`, 30));
     const further = ['f1', 'f2', 'f3'].map((id) => fn(id, `pkg/${id}.py`, 30));
     // A head too large for what is left (15 long lines), ranked before a small one that fits.
@@ -44,7 +45,7 @@ describe('heads of objects found through structure', () => {
     const objects = [...core, ...further, wide, small, byText];
     const candidates = [
       structural(view(core[0], 10)), structural(view(core[1], 9)),
-      view(byText, 8.5), // found by its words only: never listed as a head
+      view(byText, 8.5), // found by its words: filled after the objects found through structure
       structural(view(further[0], 8)), structural(view(wide, 7.5)), structural(view(further[1], 7)),
       structural(view(small, 6)), structural(view(further[2], 5)),
     ];
@@ -56,48 +57,67 @@ describe('heads of objects found through structure', () => {
     expect(a.totalTokens).toBe(tok.count(a.text));
     const listed = a.blocks.filter((b) => b.role === 'interface');
     const names = listed.map((b) => b.object);
-    expect(names).not.toContain('by_text');
     expect(names).not.toContain('wide');
     expect(names.slice(0, 2)).toEqual(['f1', 'f2']);
     expect(names).toContain('small');
-    expect(names.indexOf('small')).toBeLessThan(names.includes('f3') ? names.indexOf('f3') : Infinity);
     for (const b of listed) {
       const o = objects.find((x) => x.name === b.object)!;
+      // Never cut: a head (the first 15 lines) or the whole object.
       expect(b.shownStartLine).toBe(1);
-      expect(b.shownEndLine).toBe(Math.min(o.endLine, 15));
+      expect([Math.min(o.endLine, 15), o.endLine]).toContain(b.shownEndLine);
       expect(b.text.split('\n').slice(1)).toEqual(o.text.split('\n').slice(0, b.shownEndLine));
     }
     expect(a.trace.interface).toMatchObject({ headLines: 15, added: listed.length });
     expect(a.trace.interface!.skipped).toBeGreaterThanOrEqual(1);
-    expect(explain(a)).toMatch(/interface fill: \d+ tokens left by the slots -> heads \(first 15 lines\) of \d+ further object\(s\) found through structure, \d+ skipped/);
+    expect(explain(a)).toMatch(/fill: \d+ tokens left by the slots -> \d+ whole, \d+ outline\(s\), \d+ head\(s\)/);
+
+    // With room for all, the fill shows them whole, the object found by its words too (role `fill`).
+    const roomy = allocate('from pkg import c1, c2, f1, f2, f3, small, wide', candidates, memorySource(objects), tok, { slots: '2+0', budget: 8000 });
+    expect(roomy.blocks.map((b) => [b.object, b.shownEndLine])).toEqual(
+      [...core, ...further.slice(0, 1), wide, further[1], small, further[2], byText].map((o) => [o.name, o.endLine]));
+    expect(roomy.blocks.at(-1)!.role).toBe('fill');
   });
 
-  it('headLines 0 turns heads and the fill off: the allocation is the plain formula over K slots', () => {
+  it('--no-fill keeps the paper\'s strict K slots; headLines 0 turns the heads off, not the fill', () => {
     const objects = ['a', 'b', 'c'].map((id) => fn(id, `pkg/${id}.py`, 30));
     const candidates = objects.map((o, k) => structural(view(o, 5 - k)));
-    const off = allocate('from pkg import a, b, c', candidates, memorySource(objects), tok, { slots: '1+0', headLines: 0 });
-    expect(off.blocks.map((b) => [b.object, b.shownStartLine, b.shownEndLine])).toEqual([['a', 1, 30]]);
-    expect(off.trace.interface).toBeNull();
+    const strict = allocate('from pkg import a, b, c', candidates, memorySource(objects), tok, { slots: '1+0', noFill: true });
+    expect(strict.blocks.map((b) => [b.object, b.shownStartLine, b.shownEndLine])).toEqual([['a', 1, 30]]);
+    expect(strict.trace.fill).toBeNull();
+    expect(explain(strict)).toMatch(/fill: off/);
     const on = allocate('from pkg import a, b, c', candidates, memorySource(objects), tok, { slots: '1+0' });
     expect(on.blocks.map((b) => [b.object, b.role, b.shownStartLine, b.shownEndLine])).toEqual([
-      ['a', 'core', 1, 15], ['b', 'interface', 1, 15], ['c', 'interface', 1, 15],
+      ['a', 'core', 1, 30], ['b', 'interface', 1, 30], ['c', 'interface', 1, 30],
     ]);
+    // A budget for heads only: 0 head lines leaves nothing the fill may show of objects that do not fit whole.
+    const headsOnly = allocate('from pkg import a, b, c', candidates, memorySource(objects), tok, { slots: '1+0', budget: 700 });
+    expect(headsOnly.blocks.filter((b) => b.role === 'interface').every((b) => b.shownEndLine === 15)).toBe(true);
+    const off = allocate('from pkg import a, b, c', candidates, memorySource(objects), tok, { slots: '1+0', budget: 700, headLines: 0 });
+    expect(off.blocks.filter((b) => b.role === 'interface').every((b) => b.shownEndLine === 30)).toBe(true);
+    expect(off.blocks.length).toBeLessThan(headsOnly.blocks.length);
   });
 });
 
 describe('texts are read only for what renders', () => {
-  it('ranks and picks companions from objects without text; reads the texts of the slots and of the heads it lists', () => {
-    const objects = Array.from({ length: 40 }, (_, k) => fn(`f${k}`, `pkg/m${k % 8}.py`, 6));
+  it('ranks and picks companions from objects without text; reads the texts of the slots and of what the fill considers', () => {
+    // Five objects in each of 8 files, on lines of their own.
+    const objects = Array.from({ length: 40 }, (_, k) => {
+      const o = fn(`f${k}`, `pkg/m${k % 8}.py`, 6);
+      const startLine = 1 + 10 * Math.floor(k / 8);
+      return { ...o, startLine, endLine: startLine + 5 };
+    });
     const asked: string[][] = [];
     const base = memorySource(objects);
     const source = { ...base, objects: (ids: string[]) => (asked.push(ids), base.objects(ids)) };
     const prose = allocate('f0 f1', objects.map((o, k) => view(o, 40 - k)), source, tok, { budget: 4096 });
-    expect(asked.flat().length).toBe(prose.blocks.length);
-    expect(prose.blocks.length).toBe(5);
+    expect(new Set(asked.flat()).size).toBe(prose.blocks.length);
+    expect(prose.blocks.length).toBe(40);
     asked.length = 0;
-    const code = allocate('from pkg import f0', objects.map((o, k) => structural(view(o, 40 - k))), source, tok, { budget: 4096 });
-    expect(code.blocks.filter((b) => b.role === 'interface').length).toBe(35);
-    expect(new Set(asked.flat()).size).toBe(40);
+    const small = allocate('f0 f1', objects.map((o, k) => view(o, 40 - k)), source, tok, { budget: 400 });
+    // Each text is read once, and the fill stops reading when the budget is spent.
+    expect(asked.flat().length).toBe(new Set(asked.flat()).size);
+    expect(small.totalTokens).toBeLessThanOrEqual(400);
+    expect(small.blocks.length).toBeLessThan(40);
   });
 });
 

@@ -5,7 +5,7 @@ describe('allocation options (zod schema)', () => {
   it('defaults: B=4096, b_obj=1024, floor=128, slots 4+1, heads of 15 lines, cl100k_base, no ablation', () => {
     expect(parseAllocateOptions()).toEqual({
       budget: 4096, objectCap: 1024, floor: 128, slots: { core: 4, companion: 1 }, tokenizer: 'cl100k_base',
-      noQuotient: false, noRender: false, headLines: 15,
+      noQuotient: false, noRender: false, noFill: false, headLines: 15,
     });
   });
 

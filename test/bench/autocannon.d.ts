@@ -1,4 +1,4 @@
-// The part of autocannon 9's API the daemon benchmark uses (the package ships no types).
+// The part of autocannon 9's API the daemon benchmarks use (the package ships no types).
 declare module 'autocannon' {
   interface Histogram {
     average: number;
@@ -16,13 +16,23 @@ declare module 'autocannon' {
     timeouts: number;
     non2xx: number;
   }
+  interface Request {
+    method?: string;
+    path?: string;
+    body?: string;
+    headers?: Record<string, string>;
+    /** Builds each request anew (the returned one is sent). */
+    setupRequest?: (req: Request, context: Record<string, unknown>) => Request;
+  }
   interface Options {
     url: string;
     connections?: number;
     amount?: number;
+    /** Seconds to run (instead of `amount`). */
+    duration?: number;
     timeout?: number;
     headers?: Record<string, string>;
-    requests?: { method?: string; path?: string; body?: string; headers?: Record<string, string> }[];
+    requests?: Request[];
   }
   function autocannon(opts: Options): Promise<Result>;
   export default autocannon;

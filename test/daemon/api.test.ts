@@ -19,6 +19,7 @@ function app(over: { building?: boolean; queryTimeoutMs?: number } = {}) {
     inventory: (issue) => (calls.push(`inventory ${issue}`), { paths: ['a.py'], ranked: [], tokens: 2, cap: 1, total: 1 }) as never,
     selectFiles: async (issue, o, session) => (calls.push(`select ${issue} ${o.answers?.length ?? 0} ${session ?? '-'}`), { issue, warnings: [] } as never),
     findObjects: (p, name) => (p === 'a.py' && name === 'f' ? ([{ id: '0123456789abcdef' }] as never) : []),
+    follow: () => {},
   };
   const counted: string[] = [];
   const api = createApi({

@@ -17,7 +17,7 @@ describe('allot eval crossfile (real process)', () => {
   it('generates tasks with repo paths relative to --root', () => {
     const r = allot(['eval', 'gen-crossfile', 'repos/evc', '--root', '.', '--out', 'tasks.jsonl', '--index-dir', 'idx'], { cwd: root });
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^5 cross-file tasks from 2 files of repos\/evc -> tasks\.jsonl/);
+    expect(r.stdout).toMatch(/^5 cross-file tasks \(gold: head\) from 2 files of repos\/evc -> tasks\.jsonl/);
     const tasks = rows(path.join(root, 'tasks.jsonl'));
     expect(tasks).toHaveLength(5);
     expect(Object.keys(tasks[0])).toEqual(['id', 'repo', 'path', 'line', 'query', 'gold']);
@@ -91,8 +91,8 @@ describe('allot eval crossfile (real process)', () => {
     expect(r.status).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary.tasks).toBe(2);
-    expect(summary.methods).toEqual(['allocation', 'no-quotient', 'no-render', 'slots-5+0', 'slots-4+1', 'slots-3+2', 'structural', 'hybrid', 'dense', 'bm25-dense', 'hybrid-dense', 'chunk-bm25', 'file-bm25']);
-    expect(rows(path.join(root, 'all/results.jsonl'))).toHaveLength(26);
+    expect(summary.methods).toEqual(['allocation', 'no-quotient', 'no-render', 'slots-5+0', 'slots-4+1', 'slots-3+2', 'structural', 'hybrid', 'no-fill', 'dense', 'bm25-dense', 'hybrid-dense', 'chunk-bm25', 'file-bm25']);
+    expect(rows(path.join(root, 'all/results.jsonl'))).toHaveLength(28);
     // The dense methods ran on vectors of the repository-trained model, made in the evaluation's own index.
     expect(r.stderr).toMatch(/embedded \d+ object\(s\) of .* with allot\/repo-ppmi@/);
   });

@@ -1,54 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_OBJECT_DEPTH } from '../../indexer/extract/extract-code.ts';
-import { DEFAULT_MAX_FILE_BYTES, extractFile } from '../../indexer/extract/extract-file.ts';
-import type { ExtractedReference, FileExtraction } from '../../indexer/types.ts';
-import { tempDir } from '../helpers/repo.ts';
+import { extractionHarness, objects, object, parentOf, views, refs } from './harness.ts';
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/typescript/', import.meta.url));
-const scratch = tempDir('allot-extract-ts-');
-afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
-
-async function extract(rel: string, root = FIXTURE): Promise<FileExtraction> {
-  const out = await extractFile(root, rel, { maxFileBytes: DEFAULT_MAX_FILE_BYTES });
-  if (out.status !== 'extracted') throw new Error(`${rel}: ${out.status}`);
-  return out.file;
-}
-
-async function extractText(name: string, text: string): Promise<FileExtraction> {
-  fs.writeFileSync(path.join(scratch, name), text);
-  return extract(name, scratch);
-}
-
-const objects = (f: FileExtraction) => f.objects.map((o) => `${o.kind} ${o.qualifiedName} ${o.startLine}-${o.endLine}`);
-
-const object = (f: FileExtraction, qualifiedName: string) => {
-  const hits = f.objects.filter((o) => o.qualifiedName === qualifiedName);
-  expect(hits, qualifiedName).toHaveLength(1);
-  return hits[0];
-};
-
-const parentOf = (f: FileExtraction, qualifiedName: string) => {
-  const parent = object(f, qualifiedName).parent;
-  return parent === null ? null : f.objects[parent].qualifiedName;
-};
-
-const views = (f: FileExtraction, qualifiedName: string) => {
-  const i = f.objects.indexOf(object(f, qualifiedName));
-  return f.views.filter((v) => v.object === i).map((v) => `${v.kind} ${v.startLine}-${v.endLine}`);
-};
-
-/** `line kind name [on qualifier] [from module [as alias]] <- source`: every field of a reference. */
-const refs = (f: FileExtraction) =>
-  f.references.map((r: ExtractedReference) => {
-    if (r.kind === 'import') expect(r.qualifier).toBeNull();
-    else expect([r.module, r.alias]).toEqual([null, null]);
-    const on = r.qualifier === null ? '' : ` on ${r.qualifier}`;
-    const from = r.kind === 'import' ? ` from ${r.module}${r.alias === null ? '' : ` as ${r.alias}`}` : '';
-    return `${r.line} ${r.kind} ${r.name}${on}${from} <- ${f.objects[r.source].qualifiedName}`;
-  });
+const { extract, extractText } = extractionHarness('typescript');
 
 describe('typescript extraction of the fixture', () => {
   it('extracts constants, overloads, and arrow functions and function expressions as functions', async () => {

@@ -100,7 +100,9 @@ describe.concurrent('database faults', () => {
     } finally {
       expect(await d.stop()).toEqual({ code: 0, signal: null });
     }
-    expectOneLine(await allotAsync(['search', 'cart', '--repo', repo]), /^allot: the index .* is damaged \(truncated: 40000 bytes of \d+\)/);
+    // The daemon's close may checkpoint WAL pages into the cut file (or leave a WAL behind), so the length test
+    // cannot always name the cut; SQLite's own reading then does: either way one line that says damaged, exit 2.
+    expectOneLine(await allotAsync(['search', 'cart', '--repo', repo]), /^allot: the index .* is damaged \((truncated: 40000 bytes of \d+|database disk image is malformed)\)/);
   });
 
   it('a full disk: one line, exit 2, and what was written stays readable', T, async () => {

@@ -1,12 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { arbitrationText } from '../../../allocator/arbitrate/report.ts';
-import { arbitrate } from '../../../allocator/arbitrate/gate.ts';
 import { ARBITRATE_LANGUAGES, ArbitrateError, type ArbitrateLanguage, type Arbitration } from '../../../allocator/arbitrate/types.ts';
-import { languageOf } from '../../../indexer/languages/registry.ts';
-import { storeArbitrateIndex } from '../../../indexer/store/arbitrate-source.ts';
-import { openStore } from '../../../indexer/store/open.ts';
 import type { Language } from '../../../indexer/types.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
@@ -36,7 +31,7 @@ function readProgram(file: string): string {
 }
 
 /** `--language`, else the candidates' extensions, else the `--at` file's. */
-function chooseLanguage(flags: ArbitrateFlags, atPath: string | undefined): ArbitrateLanguage {
+function chooseLanguage(flags: ArbitrateFlags, atPath: string | undefined, languageOf: (file: string) => Language): ArbitrateLanguage {
   if (flags.language !== undefined) {
     const l = LANGUAGE_NAMES[flags.language.toLowerCase()];
     if (!l) throw new UsageError(`unknown --language "${flags.language}" (known: ${Object.keys(LANGUAGE_NAMES).join(', ')})`);
@@ -66,10 +61,6 @@ function parseAt(at: string, repo: string): { path: string; symbol?: string } {
   return { path: rel, symbol };
 }
 
-function printText(r: Arbitration): void {
-  process.stdout.write(arbitrationText(r) + '\n');
-}
-
 export function registerArbitrate(program: Command): void {
   program
     .command('arbitrate')
@@ -85,7 +76,11 @@ export function registerArbitrate(program: Command): void {
       const alternativeText = readProgram(flags.alternative);
       const repo = resolveRepo(global.repo);
       const at = flags.at !== undefined ? parseAt(flags.at, repo) : undefined;
-      const language = chooseLanguage(flags, at?.path);
+      const [{ languageOf }, { arbitrate }, { arbitrationText }, { storeArbitrateIndex }, { openStore }] = await Promise.all([
+        import('../../../indexer/languages/registry.ts'), import('../../../allocator/arbitrate/gate.ts'), import('../../../allocator/arbitrate/report.ts'),
+        import('../../../indexer/store/arbitrate-source.ts'), import('../../../indexer/store/open.ts'),
+      ]);
+      const language = chooseLanguage(flags, at?.path, languageOf);
       // Without --at, relative imports resolve from where the default file sits in the repository.
       const own = path.relative(repo, path.resolve(flags.default)).split(path.sep).join('/');
       const db = openStore(resolveDb(repo, global.db), { readonly: true });
@@ -99,7 +94,7 @@ export function registerArbitrate(program: Command): void {
           throw err;
         }
         if (flags.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
-        else printText(result);
+        else process.stdout.write(arbitrationText(result) + '\n');
       } finally {
         db.close();
       }

@@ -1,10 +1,4 @@
 import type { Command } from 'commander';
-import { explain } from '../../../allocator/explain.ts';
-import { packChunks } from '../../../allocator/baseline.ts';
-import { parseAllocateOptions } from '../../../allocator/options.ts';
-import { chunkCandidates } from '../../../indexer/retrieve/chunks.ts';
-import { openStore } from '../../../indexer/store/open.ts';
-import { openQueryRoute } from '../query-route.ts';
 import { noteDenseOff, parseRetrievalFlags, withRetrievalFlags } from '../retrieval.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
@@ -19,6 +13,7 @@ interface ContextFlags {
   explain?: boolean;
   quotient: boolean;
   render: boolean;
+  fill: boolean;
   baseline?: string;
   daemon?: boolean;
   retriever?: string;
@@ -32,7 +27,8 @@ export function registerContext(program: Command): void {
     .option('--object-cap <tokens>', 'b_obj: at most this many tokens per object', '1024')
     .option('--floor <tokens>', 'tokens reserved for each later object', '128')
     .option('--slots <core+companions>', 'K split into core objects and fiber companions', '4+1')
-    .option('--head-lines <lines>', 'objects a code query imports, calls or names show their first lines; what the slots leave lists more such heads (0: off)', '15')
+    .option('--head-lines <lines>', 'the size of the heads the fill lists for objects a code query imports, calls or names that do not fit whole, and of an outline\'s opening in the fill (0: no heads)', '15')
+    .option('--no-fill', 'the paper\'s strict allocation: the K slots only, the budget they leave unused')
     .option('--tokenizer <name>', 'cl100k_base or o200k_base', 'cl100k_base')
     .option('--json', 'print {query, budget, tokenizer, totalTokens, text, blocks, trace}')
     .option('--explain', 'print the allocation trace for a person, then the context')
@@ -43,11 +39,12 @@ export function registerContext(program: Command): void {
     .option('--no-daemon', 'answer in-process even when a daemon runs')
     .action(async (query: string, flags: ContextFlags, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
+      const { parseAllocateOptions } = await import('../../../allocator/options.ts');
       let options;
       try {
         options = parseAllocateOptions({
           budget: flags.budget, objectCap: flags.objectCap, floor: flags.floor, slots: flags.slots, headLines: flags.headLines,
-          tokenizer: flags.tokenizer as 'cl100k_base', noQuotient: !flags.quotient, noRender: !flags.render,
+          tokenizer: flags.tokenizer as 'cl100k_base', noQuotient: !flags.quotient, noRender: !flags.render, noFill: !flags.fill,
         });
       } catch (err) {
         throw new UsageError((err as Error).message);
@@ -58,6 +55,9 @@ export function registerContext(program: Command): void {
       const dbFile = resolveDb(repo, global.db);
       if (flags.baseline) {
         // The baseline is an experiment, not a service: always in-process.
+        const [{ openStore }, { packChunks }, { chunkCandidates }] = await Promise.all([
+          import('../../../indexer/store/open.ts'), import('../../../allocator/baseline.ts'), import('../../../indexer/retrieve/chunks.ts'),
+        ]);
         const db = openStore(dbFile, { readonly: true });
         try {
           const packing = packChunks(chunkCandidates(db, query), options.budget, options.tokenizer);
@@ -67,13 +67,14 @@ export function registerContext(program: Command): void {
         }
         return;
       }
+      const { openQueryRoute } = await import('../query-route.ts');
       const route = await openQueryRoute(repo, dbFile, flags.daemon);
       try {
         const allocation = await route.context(query, options, retrieval);
         if (flags.json) process.stdout.write(JSON.stringify(allocation, null, 2) + '\n');
         else {
           await noteDenseOff(route, retrieval);
-          if (flags.explain) process.stdout.write(explain(allocation) + '\n\n');
+          if (flags.explain) process.stdout.write((await import('../../../allocator/explain.ts')).explain(allocation) + '\n\n');
           if (!allocation.blocks.length) process.stderr.write(`no context for ${JSON.stringify(query)}: nothing in the index matches\n`);
           else process.stdout.write(allocation.text + '\n');
         }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { openStore } from '../../../indexer/store/open.ts';
 import { TOKENIZER_NAMES, type TokenizerName } from '../../../indexer/tokenizer.ts';
-import { DEFAULT_MAX_TASKS, DEFAULT_SEED, generateCrossfileTasks } from '../../eval/generate-crossfile.ts';
+import { DEFAULT_MAX_TASKS, DEFAULT_SEED, GOLD_CONVENTIONS, generateCrossfileTasks, type GoldConvention } from '../../eval/generate-crossfile.ts';
 import { METHODS, pickMethods } from '../../eval/methods.ts';
 import { progressBar } from '../../eval/progress.ts';
 import { DEFAULT_INDEX_DIR, ensureIndexed, evalDbPath } from '../../eval/repo-index.ts';
@@ -26,6 +26,11 @@ function budgetsOf(spec: string): number[] {
   });
   if (!out.length) throw new UsageError('--budgets names no budget');
   return [...new Set(out)];
+}
+
+function goldOf(name: string): GoldConvention {
+  if (!(GOLD_CONVENTIONS as readonly string[]).includes(name)) throw new UsageError(`unknown gold convention "${name}" (known: ${GOLD_CONVENTIONS.join(', ')})`);
+  return name as GoldConvention;
 }
 
 function tokenizerOf(name: string): TokenizerName {
@@ -80,10 +85,8 @@ interface IndexFlags {
 
 const indexPlace = (f: IndexFlags) => ({ indexDir: f.indexInRepo ? ('repo' as const) : path.resolve(f.indexDir ?? DEFAULT_INDEX_DIR) });
 
-export function registerEval(program: Command): void {
-  const evalCmd = program
-    .command('eval')
-    .description('measure what the context is worth: cross-file tasks (RepoBench setting) and issues (SWE-bench setting)');
+/** The subcommands of `allot eval` (`evalCmd`), which the command line registers only to run one. */
+export function registerEval(evalCmd: Command): void {
 
   evalCmd
     .command('gen-crossfile <repo>')
@@ -92,10 +95,11 @@ export function registerEval(program: Command): void {
     .option('--max <n>', 'at most this many tasks (a seeded uniform sample)', int('--max', 1), DEFAULT_MAX_TASKS)
     .option('--seed <n>', 'sampling seed', int('--seed', 0), DEFAULT_SEED)
     .option('--root <dir>', 'tasks name the repository relative to this folder', '.')
+    .option('--gold <convention>', `what the gold evidence is: ${GOLD_CONVENTIONS.join('|')} (head: first 15 lines of the imported definition; whole: the whole definition, 16-60 lines; member: first 15 lines of the member the next line calls through a receiver; member-signature: that member's signature)`, goldOf, 'head' as GoldConvention)
     .option('--index-dir <dir>', `where evaluation indexes live (default ${DEFAULT_INDEX_DIR})`)
     .option('--index-in-repo', 'use <repo>/.allot/index.db')
     .option('--workers <n>', 'parser threads', int('--workers', 0))
-    .action(async (repoArg: string, flags: IndexFlags & { out: string; max: number; seed: number; root: string }, cmd: Command) => {
+    .action(async (repoArg: string, flags: IndexFlags & { out: string; max: number; seed: number; root: string; gold: GoldConvention }, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { db?: string };
       const repo = path.resolve(repoArg);
       if (!fs.existsSync(repo) || !fs.statSync(repo).isDirectory()) throw new UsageError(`not a directory: ${repoArg}`);
@@ -105,11 +109,11 @@ export function registerEval(program: Command): void {
       await ensureIndexed(repo, dbFile, progress, rel || path.basename(repo), flags.workers);
       const db = openStore(dbFile, { readonly: true });
       try {
-        const tasks = generateCrossfileTasks(db, { repo: rel, max: flags.max, seed: flags.seed });
+        const tasks = generateCrossfileTasks(db, { repo: rel, max: flags.max, seed: flags.seed, gold: flags.gold });
         fs.mkdirSync(path.dirname(path.resolve(flags.out)), { recursive: true });
         writeJsonl(flags.out, tasks);
         const files = new Set(tasks.map((t) => t.path)).size;
-        process.stdout.write(`${tasks.length} cross-file tasks from ${files} files of ${rel || '.'} -> ${flags.out}\n`);
+        process.stdout.write(`${tasks.length} cross-file tasks (gold: ${flags.gold}) from ${files} files of ${rel || '.'} -> ${flags.out}\n`);
       } finally {
         db.close();
       }

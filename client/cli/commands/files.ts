@@ -2,13 +2,8 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import { BASELINES, type BaselineName } from '../../../allocator/files/baselines.ts';
 import { FILE_RETRIEVERS, type FileRetriever } from '../../../allocator/files/offline.ts';
-import { activeEmbedder } from '../../../indexer/embed/active.ts';
-import { llmConfigFromEnv, LlmError } from '../../../allocator/files/llm.ts';
-import { checkSelectOptions, selectFiles, type SelectFilesOptions } from '../../../allocator/files/select.ts';
-import { splitAnswer } from '../../../allocator/files/sources.ts';
+import type { SelectFilesOptions } from '../../../allocator/files/select.ts';
 import type { FileSelection } from '../../../allocator/files/types.ts';
-import { storeFileSource } from '../../../indexer/store/file-source.ts';
-import { openStore } from '../../../indexer/store/open.ts';
 import type { TokenizerName } from '../../../indexer/tokenizer.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
@@ -78,6 +73,10 @@ export function registerFiles(program: Command): void {
       const issue = readIssue(flags.issue);
       if (!/^\s*\d+\s*$/.test(flags.budget)) throw new UsageError('--budget must be a non-negative integer');
       if (flags.budgetFromSelection && !flags.baseline) throw new UsageError('--budget-from-selection goes with --baseline');
+      const [{ llmConfigFromEnv, LlmError }, { checkSelectOptions, selectFiles }, { splitAnswer }, { activeEmbedder }, { storeFileSource }, { openStore }] = await Promise.all([
+        import('../../../allocator/files/llm.ts'), import('../../../allocator/files/select.ts'), import('../../../allocator/files/sources.ts'),
+        import('../../../indexer/embed/active.ts'), import('../../../indexer/store/file-source.ts'), import('../../../indexer/store/open.ts'),
+      ]);
       let llm = null;
       try {
         llm = flags.llm && !flags.answer.length ? llmConfigFromEnv() : null;

@@ -1,13 +1,7 @@
 import type { Command } from 'commander';
-import { indexRepository } from '../../../indexer/index-repository.ts';
-import { EMBED_CHOICES, runEmbedding, type EmbedChoice } from '../../../indexer/embed/run.ts';
-import { ModelError } from '../../../indexer/embed/types.ts';
-import { checkWholeStore, openStore, storeFault } from '../../../indexer/store/open.ts';
-import { moveDatabaseAside } from '../../../indexer/store/own-files.ts';
-import { storeCounts } from '../../../indexer/store/read.ts';
-import { findDaemon } from '../../lib/daemon-process.ts';
+import { EMBED_CHOICES, ModelError, type EmbedChoice } from '../../../indexer/embed/types.ts';
 import type { IndexSummary } from '../../../indexer/types.ts';
-import { progressReporter } from '../progress.ts';
+import { plainTextLine } from '../plain-text.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 import { cacheLine } from './status.ts';
 
@@ -17,6 +11,7 @@ export function formatSummary(s: IndexSummary, repo: string): string {
   const langs = Object.entries(s.filesByLanguage).map(([l, n]) => `${l} ${n}`).join(', ');
   lines.push(`indexed ${repo} in ${s.seconds.toFixed(2)} s`);
   lines.push(`  files       ${s.files} (${langs || 'none'}); parsed ${s.parsed}, restored ${s.restored}, unchanged ${s.unchanged}, removed ${s.removed}`);
+  lines.push(`  plain text  ${plainTextLine(s.textByExtension)}`);
   lines.push(`  objects     ${s.objects}`);
   lines.push(`  views       ${s.views}`);
   lines.push(`  references  ${s.references} (${s.resolvedReferences} resolved)`);
@@ -35,6 +30,7 @@ export function formatSummary(s: IndexSummary, repo: string): string {
 
 /** The embedding pass after indexing, with progress on stderr. */
 async function embed(dbFile: string, choice: EmbedChoice, opts: { model?: string; retrain?: boolean }, shouldStop: () => boolean) {
+  const [{ openStore }, { runEmbedding }] = await Promise.all([import('../../../indexer/store/open.ts'), import('../../../indexer/embed/run.ts')]);
   const db = openStore(dbFile);
   let last = 0;
   const started = performance.now();
@@ -63,7 +59,8 @@ async function embed(dbFile: string, choice: EmbedChoice, opts: { model?: string
 interface IndexFlags { workers?: number; maxFileBytes: number; cacheMb?: number; json?: boolean; embed?: string; model?: string; retrain?: boolean; check?: boolean; rebuild?: boolean }
 
 /** `allot index --check`: the full integrity check, read-only. */
-function checkIndex(dbFile: string, json?: boolean): void {
+async function checkIndex(dbFile: string, json?: boolean): Promise<void> {
+  const [{ checkWholeStore, openStore }, { storeCounts }] = await Promise.all([import('../../../indexer/store/open.ts'), import('../../../indexer/store/read.ts')]);
   const db = openStore(dbFile, { readonly: true });
   try {
     const started = performance.now();
@@ -80,6 +77,7 @@ function checkIndex(dbFile: string, json?: boolean): void {
 
 /** `allot index --rebuild`: the old index moves aside (renamed, never deleted; links refused) unless a daemon has it open. */
 async function moveAside(repo: string, dbFile: string): Promise<void> {
+  const [{ findDaemon }, { moveDatabaseAside }] = await Promise.all([import('../../lib/daemon-process.ts'), import('../../../indexer/store/own-files.ts')]);
   const found = await findDaemon(repo);
   if (found.state === 'running' && found.info.db === dbFile) {
     throw new UsageError(`the daemon (pid ${found.info.pid}) has ${dbFile} open: \`allot stop\` first, then \`allot index --rebuild\``);
@@ -114,6 +112,9 @@ export function registerIndex(program: Command): void {
       if (opts.embed !== undefined && !(EMBED_CHOICES as readonly string[]).includes(opts.embed)) {
         throw new UsageError(`--embed must be one of ${EMBED_CHOICES.join(', ')}, got "${opts.embed}"`);
       }
+      const [{ indexRepository }, { storeFault }, { progressReporter }] = await Promise.all([
+        import('../../../indexer/index-repository.ts'), import('../../../indexer/store/open.ts'), import('../progress.ts'),
+      ]);
       const progress = progressReporter();
       let stopRequested = false;
       const onSigint = () => {

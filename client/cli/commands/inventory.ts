@@ -1,7 +1,4 @@
 import type { Command } from 'commander';
-import { inventory } from '../../../allocator/files/select.ts';
-import { storeFileSource } from '../../../indexer/store/file-source.ts';
-import { openStore } from '../../../indexer/store/open.ts';
 import { TOKENIZER_NAMES, type TokenizerName } from '../../../indexer/tokenizer.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 import { readIssue } from './files.ts';
@@ -13,12 +10,15 @@ export function registerInventory(program: Command): void {
     .option('--issue <file>', 'read the issue from a file, or - for standard input, instead of the argument')
     .option('--tokenizer <name>', 'cl100k_base or o200k_base', 'cl100k_base')
     .option('--json', 'print {issue, tokenizer, tokens, fullTokens, limit, total, paths}')
-    .action((text: string | undefined, flags: { issue?: string; tokenizer: string; json?: boolean }, cmd: Command) => {
+    .action(async (text: string | undefined, flags: { issue?: string; tokenizer: string; json?: boolean }, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
       if (text !== undefined && flags.issue !== undefined) throw new UsageError('give the issue as an argument or with --issue, not both');
       const issue = text ?? readIssue(flags.issue);
       if (!TOKENIZER_NAMES.includes(flags.tokenizer as TokenizerName)) throw new UsageError(`unknown tokenizer "${flags.tokenizer}" (known: ${TOKENIZER_NAMES.join(', ')})`);
       const repo = resolveRepo(global.repo);
+      const [{ inventory }, { storeFileSource }, { openStore }] = await Promise.all([
+        import('../../../allocator/files/select.ts'), import('../../../indexer/store/file-source.ts'), import('../../../indexer/store/open.ts'),
+      ]);
       const db = openStore(resolveDb(repo, global.db), { readonly: true });
       try {
         const inv = inventory(issue, storeFileSource(db, repo), { tokenizer: flags.tokenizer as TokenizerName });

@@ -1,13 +1,8 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BIN } from '../../../daemon/package.ts';
 import type { Command } from 'commander';
-import { escapeControl } from '../../../daemon/config.ts';
-import { openBackend } from '../../mcp/backend.ts';
 import { hostConfig, MCP_HOSTS, type McpHost } from '../../mcp/host-config.ts';
-import { serveStdio } from '../../mcp/server.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
-
-const BIN = fileURLToPath(new URL('../../bin/allot.js', import.meta.url));
 
 /** `allot mcp`: the MCP server on stdio, or the configuration snippet for a host. */
 export function registerMcp(program: Command): void {
@@ -28,6 +23,9 @@ export function registerMcp(program: Command): void {
         return;
       }
       // stdout is the protocol: everything a person may read goes to stderr.
+      const [{ escapeControl }, { openBackend }, { serveStdio }] = await Promise.all([
+        import('../../../daemon/config.ts'), import('../../mcp/backend.ts'), import('../../mcp/server.ts'),
+      ]);
       // (escaped: lines may quote what the host sent)
       const log = (line: string) => process.stderr.write(`allot mcp: ${escapeControl(line)}\n`);
       const backend = await openBackend(repo, resolveDb(repo, global.db), log);

@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import { fetchModel } from '../../../indexer/embed/fetch-model.ts';
 import { cachedModelDir, DEFAULT_MODEL_ID, resolveModelDir } from '../../../indexer/embed/model-dir.ts';
-import { inspectModelFolder } from '../../../indexer/embed/transformers.ts';
 import { ModelError } from '../../../indexer/embed/types.ts';
 import { UsageError } from '../repo.ts';
 
@@ -15,6 +13,7 @@ export function registerModel(program: Command): void {
     .action(async (modelId: string | undefined, flags: { dir?: string }) => {
       const id = modelId ?? DEFAULT_MODEL_ID;
       process.stderr.write(`allot: downloading ${id}\n`);
+      const { fetchModel } = await import('../../../indexer/embed/fetch-model.ts');
       try {
         const m = await fetchModel(id, { dir: flags.dir, onFile: (f, n) => process.stderr.write(`  ${f} ${(n / 1e6).toFixed(1)} MB\n`) });
         process.stdout.write(`${m.dir}\n`);
@@ -28,9 +27,10 @@ export function registerModel(program: Command): void {
     .command('where')
     .description('the model folder dense retrieval would use (--model, ALLOT_MODEL_DIR, or the fetched default), checked')
     .option('--model <dir>', 'a model folder')
-    .action((flags: { model?: string }) => {
+    .action(async (flags: { model?: string }) => {
       const dir = resolveModelDir(flags.model);
       if (!dir) throw new UsageError(`no embedding model: none at ${cachedModelDir(DEFAULT_MODEL_ID)}, no ALLOT_MODEL_DIR, no --model; run \`allot model fetch\``);
+      const { inspectModelFolder } = await import('../../../indexer/embed/transformers.ts');
       try {
         const f = inspectModelFolder(dir);
         process.stdout.write(`${f.dir}\n`);

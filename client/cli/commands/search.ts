@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { openQueryRoute } from '../query-route.ts';
 import { noteDenseOff, parseRetrievalFlags, withRetrievalFlags } from '../retrieval.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
@@ -15,6 +14,7 @@ export function registerSearch(program: Command): void {
       if (!(opts.k > 0)) throw new UsageError('--k must be a positive number');
       const retrieval = parseRetrievalFlags(opts);
       const repo = resolveRepo(global.repo);
+      const { openQueryRoute } = await import('../query-route.ts');
       const route = await openQueryRoute(repo, resolveDb(repo, global.db), opts.daemon);
       try {
         const hits = await route.search(query, opts.k, retrieval);

@@ -1,19 +1,24 @@
 import type { Command } from 'commander';
-import { logLine } from '../../../daemon/config.ts';
-import { socketPathProblem } from '../../../daemon/lifecycle.ts';
-import { DaemonRunning, startDaemon } from '../../../daemon/service.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
 
 export interface ListenFlags {
   socket?: string;
   port?: number;
+  queryThreads?: number;
 }
 
-/** `--socket`: refused here, before anything starts, when the kernel would cut it (over 107 bytes). */
-export function parseSocket(v: string): string {
-  const problem = socketPathProblem(v);
+export function parseThreads(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`--query-threads must be 1..64, got "${v}"`);
+  return n;
+}
+
+/** `--socket`: refused before anything starts when the kernel would cut it (over 107 bytes). */
+export async function checkSocket(socket: string | undefined): Promise<void> {
+  if (socket === undefined) return;
+  const { socketPathProblem } = await import('../../../daemon/lifecycle.ts');
+  const problem = socketPathProblem(socket);
   if (problem) throw new UsageError(problem);
-  return v;
 }
 
 export function parsePort(v: string): number {
@@ -27,17 +32,20 @@ export function registerServe(program: Command): void {
   program
     .command('serve [repo]')
     .description('run the daemon in the foreground: keep the index fresh and answer queries over HTTP on 127.0.0.1')
-    .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port (at most 107 bytes)', parseSocket)
+    .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port (at most 107 bytes)')
     .option('--port <n>', 'loopback TCP port (default: a free one)', parsePort)
+    .option('--query-threads <n>', 'threads answering queries (default: one per core, 2 to 4)', parseThreads)
     .action(async (repoArg: string | undefined, flags: ListenFlags, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
       const repo = resolveRepo(repoArg ?? global.repo);
       // Whoever read our output may be gone (a closed terminal or pipe): a
       // daemon must not die, or spin on errors, because its log cannot be written.
       for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+      await checkSocket(flags.socket);
+      const [{ DaemonRunning, startDaemon }, { logLine }] = await Promise.all([import('../../../daemon/service.ts'), import('../../../daemon/config.ts')]);
       let daemon;
       try {
-        daemon = await startDaemon({ repo, db: resolveDb(repo, global.db), port: flags.port, socket: flags.socket });
+        daemon = await startDaemon({ repo, db: resolveDb(repo, global.db), port: flags.port, socket: flags.socket, queryThreads: flags.queryThreads });
       } catch (err) {
         if (err instanceof DaemonRunning) throw new UsageError(err.message);
         throw err;

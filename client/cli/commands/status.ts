@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { describeAddress } from '../../../daemon/config.ts';
 import type { DaemonStatus } from '../../../daemon/types.ts';
-import { findDaemon } from '../../lib/daemon-process.ts';
+import { plainTextLine } from '../plain-text.ts';
 import { resolveRepo } from '../repo.ts';
 
 function duration(seconds: number): string {
@@ -39,6 +38,7 @@ export function formatStatus(s: DaemonStatus, address: string): string {
     `allot daemon ${s.version} for ${s.repo}`,
     `  pid         ${s.pid}, up ${duration(s.uptimeSeconds)}, on ${address}`,
     `  index       ${i.files} files (${langs || 'none'}), ${i.objects} objects, ${i.views} views, ${i.references} references (${i.resolvedReferences} resolved)`,
+    `  plain text  ${plainTextLine(i.textByExtension)}`,
     `  indexing    ${ix.state}${progress}${ix.catchingUp ? ' (still catching up: results may be incomplete)' : ''}; ${ix.batches} batch(es)${last}`,
     `  cache       ${s.cache ? cacheLine(s.cache) : 'unknown'}`,
     `  pending     ${s.pending.paths} path(s)${s.pending.full ? ' + a full run' : ''}`,
@@ -58,6 +58,7 @@ export function registerStatus(program: Command): void {
     .action(async (repoArg: string | undefined, flags: { json?: boolean }, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string };
       const repo = resolveRepo(repoArg ?? global.repo);
+      const [{ describeAddress }, { findDaemon }] = await Promise.all([import('../../../daemon/config.ts'), import('../../lib/daemon-process.ts')]);
       const found = await findDaemon(repo);
       if (found.state === 'running') {
         process.stdout.write((flags.json ? JSON.stringify(found.status, null, 2) : formatStatus(found.status, describeAddress(found.info))) + '\n');

@@ -1,0 +1,207 @@
+/**
+ * The fill: the budget the K slots leave goes to further objects in rank order,
+ * each whole, as an outline (classes, modules) or, found through structure, as
+ * its head, and never cut. An object nested in a block already in the context
+ * expands that block (or is already shown by it); an object around one becomes
+ * its outline. The paper's strict allocation (`noFill`) skips this step.
+ */
+import type { Tokenizer } from '../indexer/tokenizer.ts';
+import { overlapping, within } from './containment.ts';
+import { groupInput, outlines, touchedOf, type GroupInput } from './form.ts';
+import { headInput } from './head.ts';
+import { expandOutline, isOutline, outlineWithin } from './outline.ts';
+import { renderInput, renderWindow, wholeRendered, wholeTokens, type Rendered, type RenderInput } from './render.ts';
+import type { ObjectInfo, ObjectText, Position, Role } from './types.ts';
+
+/** A block of the context while the fill runs: its group, what it renders from, and its rendering. */
+export interface Placed {
+  gi: GroupInput;
+  input: RenderInput;
+  rendered: Rendered;
+  role: Role;
+  /** The allowance it rendered within (b_i for a slot; for the fill, what was left when it was added). */
+  allowance: number;
+  /** Added by the fill (not one of the K slots). */
+  filled: boolean;
+}
+
+export interface FillResult {
+  /** Blocks the fill added (also appended to `placed`, whose blocks it may update in place). */
+  added: Placed[];
+  whole: number;
+  outlines: number;
+  heads: number;
+  merged: number;
+  skipped: number;
+  /** Of `skipped`, those found through structure (the interface trace's count). */
+  skippedStructural: number;
+  notConsidered: number;
+  remaining: number;
+}
+
+export interface FillContext {
+  infos: ReadonlyMap<string, ObjectInfo>;
+  text(id: string): ObjectText | undefined;
+  fiber(path: string): readonly ObjectInfo[];
+  separatorTokens: number;
+  headLines: number;
+  tok: Tokenizer;
+}
+
+const lines = (a: number, b: number): number[] => Array.from({ length: b - a + 1 }, (_, k) => a + k);
+
+// Fill rule: positions in rank order; each new object takes the first form that fits what is left (whole, an
+// outline with a head's opening, a head for objects found through structure), plus a separator; nested objects
+// expand their block when that fits; nothing is ever cut to fit. Stops when not even a separator is left.
+export function fillBudget(ranked: readonly Position[], placed: Placed[], leftover: number, ctx: FillContext): FillResult {
+  // Objects found through structure first (what a code query is about to use), then the others; rank order within.
+  const named = ranked.filter((p) => p.viaStructure);
+  const rest = [...named, ...ranked.filter((p) => !p.viaStructure)];
+  const { tok, separatorTokens: sep } = ctx;
+  const out: FillResult = { added: [], whole: 0, outlines: 0, heads: 0, merged: 0, skipped: 0, skippedStructural: 0, notConsidered: 0, remaining: leftover };
+  let left = leftover;
+  const skip = (p: Position) => {
+    out.skipped++;
+    if (p.viaStructure) out.skippedStructural++;
+  };
+  for (let k = 0; k < rest.length; k++) {
+    const p = rest[k];
+    if (left <= sep) {
+      out.notConsidered = rest.length - k;
+      break;
+    }
+    const info = ctx.infos.get(p.objectId);
+    if (!info) continue;
+    const selected = { position: p, role: (p.viaStructure ? 'interface' : 'fill') as Role };
+    const host = placed.find((b) => within(info, b.gi.root) || within(b.gi.root, info));
+    if (host) {
+      const r = host.rendered;
+      if (within(info, host.gi.root)) {
+        // Nested in a block already shown: nothing more when it is visible there; an outline expands it if that fits.
+        const from = info.startLine - host.input.startLine;
+        const to = info.endLine - host.input.startLine;
+        if (r.outcome === 'whole' || (r.window && !isOutline(r) && r.window[0] <= from && to <= r.window[1])) {
+          host.gi.group.nested.push(selected);
+          out.merged++;
+          continue;
+        }
+        if (isOutline(r)) {
+          const bigger = expandOutline(host.input, r, lines(Math.max(0, from), Math.min(host.input.lines.length - 1, to)), tok);
+          if (!bigger || bigger.tokens - r.tokens <= left) {
+            if (bigger) {
+              host.allowance = Math.max(host.allowance, r.tokens + left);
+              left -= bigger.tokens - r.tokens;
+              host.rendered = bigger;
+            }
+            host.gi.group.nested.push(selected);
+            out.merged++;
+            continue;
+          }
+        }
+        skip(p);
+        continue;
+      }
+      // Around blocks already shown: they become this object's rendering (whole, or an outline around them).
+      const inner = placed.filter((b) => within(b.gi.root, info));
+      if (placed.some((b) => !inner.includes(b) && overlapping(info, b.gi.root))) {
+        skip(p);
+        continue;
+      }
+      const obj = ctx.text(p.objectId);
+      if (!obj) continue;
+      const input = renderInput(obj);
+      const group = { root: { ...selected, role: host.gi.group.root.role }, nested: inner.flatMap((b) => [b.gi.group.root, ...b.gi.group.nested]) };
+      const freed = inner.reduce((sum, b) => sum + b.rendered.tokens, 0) + (inner.length - 1) * sep;
+      const room = freed + left;
+      const gi = groupInput(group, obj, input, wholeTokens(input, room, tok), ctx.fiber);
+      const next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
+        : outlines(gi) ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines })
+        : null;
+      if (!next || next.tokens > room) {
+        skip(p);
+        continue;
+      }
+      left = room - next.tokens;
+      host.allowance = Math.max(host.allowance, room);
+      host.gi = gi;
+      host.input = input;
+      host.rendered = next;
+      for (const b of inner) {
+        if (b === host) continue;
+        placed.splice(placed.indexOf(b), 1);
+        const at = out.added.indexOf(b);
+        if (at >= 0) out.added.splice(at, 1);
+      }
+      out.merged++;
+      continue;
+    }
+    if (placed.some((b) => overlapping(info, b.gi.root))) {
+      skip(p);
+      continue;
+    }
+    const obj = ctx.text(p.objectId);
+    if (!obj) continue;
+    const input = renderInput(obj);
+    const room = left - sep;
+    // Breadth first: an object longer than a head gets its compact form now (a class or module its outline with a
+    // head's opening, any other object found through structure its head), and whole only when the blocks deepen,
+    // once every further object had its compact form.
+    const longer = ctx.headLines > 0 && input.lines.length > ctx.headLines;
+    const gi = groupInput({ root: selected, nested: [] }, obj, input, longer && p.viaStructure ? Infinity : wholeTokens(input, room, tok), ctx.fiber);
+    const place = (blockInput: RenderInput, rendered: Rendered): Placed => ({ gi, input: blockInput, rendered, role: selected.role, allowance: room, filled: true });
+    const compact = longer && (p.viaStructure || outlines(gi));
+    let block: Placed | null = null;
+    if (!compact && gi.d <= room) block = place(input, wholeRendered(input, gi.d));
+    else if (compact && outlines(gi)) {
+      const o = outlineWithin(input, gi.plan(), room, tok, { touched: [], opening: ctx.headLines });
+      if (o) block = place(input, o);
+    }
+    if (!block && compact && p.viaStructure) {
+      const head = headInput(obj, ctx.headLines);
+      const rendered = renderWindow(head, [0, head.lines.length - 1], tok);
+      if (rendered.tokens <= room) block = place(head, rendered);
+    }
+    if (!block) {
+      skip(p);
+      continue;
+    }
+    left -= block.rendered.tokens + sep;
+    placed.push(block);
+    out.added.push(block);
+  }
+  for (const b of out.added) {
+    if (b.rendered.outcome === 'whole' && b.input === b.gi.input) out.whole++;
+    else if (isOutline(b.rendered)) out.outlines++;
+    else out.heads++;
+  }
+  out.remaining = left;
+  return out;
+}
+
+// Depth rule: once every object has its place, what is left grows the blocks in order (the K slots in rank order,
+// then the fill's): a slot grows within b_obj (whole, a larger outline or window), a fill block becomes whole.
+export function deepen(placed: Placed[], left: number, objectCap: number, grow: (b: Placed, allowance: number) => Rendered, tok: Tokenizer): number {
+  for (const b of placed) {
+    if (left <= 0) break;
+    if (b.rendered.outcome === 'whole' && b.input === b.gi.input) continue;
+    if (!b.filled) {
+      const allowance = Math.min(Math.max(objectCap, b.rendered.tokens), b.rendered.tokens + left);
+      if (allowance <= b.rendered.tokens) continue;
+      const r = grow(b, allowance);
+      if (r.tokens <= b.rendered.tokens || r.tokens > b.rendered.tokens + left) continue;
+      left -= r.tokens - b.rendered.tokens;
+      b.rendered = r;
+      b.allowance = allowance;
+      continue;
+    }
+    const room = b.rendered.tokens + left;
+    if (b.gi.d === Infinity) b.gi.d = wholeTokens(b.gi.input, room, tok);
+    if (b.gi.d > room) continue;
+    const whole = wholeRendered(b.gi.input, b.gi.d);
+    left -= whole.tokens - b.rendered.tokens;
+    b.allowance = Math.max(b.allowance, room);
+    b.input = b.gi.input;
+    b.rendered = whole;
+  }
+  return left;
+}

@@ -1,0 +1,65 @@
+/**
+ * The form a block takes within its allowance: whole when it fits; a class or
+ * module (or any object with a nested allocated object) as an outline around
+ * what the context touches; anything else as its best line-complete window,
+ * from its declaration down when it was found through structure.
+ */
+import type { Tokenizer } from '../indexer/tokenizer.ts';
+import type { Group } from './containment.ts';
+import { isContainer, isOutline, outlinePlan, outlineWithin, type OutlinePlan } from './outline.ts';
+import { renderWithin, type Rendered, type RenderInput } from './render.ts';
+import type { ContainmentHow, ObjectInfo, ObjectText } from './types.ts';
+
+/** One group's rendering material: its outermost object's whole input and what an outline of it would list. */
+export interface GroupInput {
+  group: Group;
+  root: ObjectText;
+  input: RenderInput;
+  /** d_i: tokens of the whole rendering. */
+  d: number;
+  /** Grows from the declaration (found through structure) rather than around the query's best line. */
+  fromStart: boolean;
+  /** The outline plan over the root's file, computed once when first needed. */
+  plan(): OutlinePlan;
+}
+
+/** Object ids nested in a group, best first: the members its outline expands. */
+export const touchedOf = (g: Group): string[] => g.nested.map((s) => s.position.objectId);
+
+/** Whether the group renders as an outline when it does not fit whole. */
+export const outlines = (gi: GroupInput): boolean => (isContainer(gi.root) || gi.group.nested.length > 0) && gi.plan().members.length > 0;
+
+// Form rule (slots): whole if d_i <= b_i; else an outline (containers, and parents of nested objects) that grows
+// its opening with what b_i still holds; else the largest window within b_i.
+export function renderGroup(gi: GroupInput, allowance: number, queryTerms: readonly string[], tok: Tokenizer, headLines: number): Rendered {
+  if (gi.d <= allowance) return renderWithin(gi.input, allowance, queryTerms, tok, { wholeTokens: gi.d });
+  if (outlines(gi)) {
+    const o = outlineWithin(gi.input, gi.plan(), allowance, tok, { touched: touchedOf(gi.group), opening: 'grow', head: headLines });
+    if (o) return o;
+  }
+  return renderWithin(gi.input, allowance, queryTerms, tok, { from: gi.fromStart ? 'start' : 'query', wholeTokens: gi.d });
+}
+
+/** How each nested object of a group is shown by the group's rendering. */
+export function containmentOf(gi: GroupInput, r: Rendered, infos: ReadonlyMap<string, ObjectInfo>): { objectId: string; object: string; how: ContainmentHow }[] {
+  return gi.group.nested.map((s) => {
+    const o = infos.get(s.position.objectId)!;
+    const from = o.startLine - gi.input.startLine;
+    const to = o.endLine - gi.input.startLine;
+    let how: ContainmentHow;
+    if (r.outcome === 'whole') how = 'inside whole parent';
+    else if (isOutline(r)) {
+      let all = true;
+      for (let i = from; i <= to && all; i++) if (!r.shown.has(i)) all = false;
+      how = all ? 'expanded in parent outline' : 'listed in parent outline';
+    } else how = r.window && r.window[0] <= from && to <= r.window[1] ? 'inside parent window' : 'outside parent window';
+    return { objectId: o.id, object: o.qualifiedName, how };
+  });
+}
+
+/** A group's input: the root's whole lines, d_i, and a lazily computed outline plan over its file. */
+export function groupInput(group: Group, root: ObjectText, input: RenderInput, d: number, fiber: (path: string) => readonly ObjectInfo[]): GroupInput {
+  let plan: OutlinePlan | undefined;
+  const fromStart = [group.root, ...group.nested].some((s) => s.position.viaStructure === true);
+  return { group, root, input, d, fromStart, plan: () => (plan ??= outlinePlan(root, input, fiber(root.path))) };
+}

@@ -1,0 +1,289 @@
+/**
+ * Outlines: a class or module that does not fit its allowance whole is shown as
+ * its declaration, every member's signature with the first line of its
+ * docstring, its fields, and the members the context touches expanded, then as
+ * much of its opening as the allowance still holds. Every shown line is a
+ * verbatim source line; a run of hidden lines becomes one `⋮` line.
+ */
+import { normalizePath } from '../indexer/paths.ts';
+import type { Tokenizer } from '../indexer/tokenizer.ts';
+import { descriptor, type Rendered, type RenderInput } from './render.ts';
+import type { ObjectInfo } from './types.ts';
+
+/** The line that stands for hidden lines in an outline (never a line of the repository's code). */
+export const ELISION = '⋮';
+
+/** One member of an outlined object: the lines that list it, and its whole span (0-based indices into the input's lines). */
+export interface OutlineMember {
+  id: string;
+  /** 1 for a direct child, 2 for a child's child, ... */
+  depth: number;
+  /** Declaration lines and the first line of its docstring. */
+  listing: number[];
+  span: [number, number];
+}
+
+/** What an outline is built from: the object's declaration, members and own lines (fields). */
+export interface OutlinePlan {
+  declaration: number[];
+  members: OutlineMember[];
+  fields: number[];
+}
+
+const CONTAINER_KINDS = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'module', 'type', 'impl', 'namespace']);
+
+/** Whether an object is a class-like or module container, which renders as an outline when it does not fit. */
+export const isContainer = (o: Pick<ObjectInfo, 'kind'>): boolean => CONTAINER_KINDS.has(o.kind);
+
+const COMMENT_OR_DECORATOR = /^\s*(@|#|\/\/|\/\*|\*|\*\/|"""|''')/;
+const collapse = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+/**
+ * The declaration lines of an object within `lines[from..to]`: the line where its signature starts, through the
+ * line where the signature's text ends (signatures are stored whitespace-collapsed).
+ */
+export function declarationLines(lines: readonly string[], from: number, to: number, signature: string): [number, number] {
+  const sig = collapse(signature);
+  const probe = sig.slice(0, Math.min(12, sig.length));
+  let start = -1;
+  if (probe) for (let i = from; i <= to && start < 0; i++) if (collapse(lines[i]).startsWith(probe)) start = i;
+  if (start < 0) for (let i = from; i <= to && start < 0; i++) if (lines[i].trim() && !COMMENT_OR_DECORATOR.test(lines[i])) start = i;
+  if (start < 0) start = from;
+  let end = start;
+  let text = collapse(lines[start]);
+  while (end < to && text.length < sig.length) text = collapse(`${text} ${lines[++end]}`);
+  return [start, end];
+}
+
+/** The first line of a docstring, inside the object after its declaration (Python) or in the comment before it. */
+function docLines(lines: readonly string[], from: number, decl: [number, number], to: number, docstring: string | null | undefined): number[] {
+  if (!docstring) return [];
+  const words = /[\p{L}\p{N}]/u;
+  if (decl[0] > from) {
+    // A leading comment: its first line with words.
+    for (let i = from; i < decl[0]; i++) if (words.test(lines[i])) return [i];
+    return [];
+  }
+  for (let i = decl[1] + 1; i <= to; i++) {
+    if (!lines[i].trim()) continue;
+    // An opening quote alone on its line: the text starts on the next one.
+    if (!words.test(lines[i]) && i + 1 <= to) return [i, i + 1];
+    return [i];
+  }
+  return [];
+}
+
+/**
+ * The outline plan of `root` (its lines are `input.lines`) over the objects of its file: the members are the
+ * objects whose span lies inside the root's, each listed at its nesting depth.
+ */
+export function outlinePlan(root: ObjectInfo & { docstring?: string | null }, input: RenderInput, fiber: readonly (ObjectInfo & { docstring?: string | null })[]): OutlinePlan {
+  const base = input.startLine;
+  const last = input.lines.length - 1;
+  const path = normalizePath(root.path);
+  const inside = fiber
+    .filter((o) => o.id !== root.id && normalizePath(o.path) === path && o.startLine >= root.startLine && o.endLine <= base + last)
+    .filter((o) => !(o.startLine === root.startLine && o.endLine === root.endLine))
+    .sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
+  const members: OutlineMember[] = [];
+  const open: { end: number }[] = [];
+  for (const o of inside) {
+    while (open.length && open.at(-1)!.end < o.startLine) open.pop();
+    const from = o.startLine - base;
+    const to = Math.min(last, o.endLine - base);
+    const decl = declarationLines(input.lines, from, to, o.signature);
+    const listing = [...new Set([...range(decl[0], decl[1]), ...docLines(input.lines, from, decl, to, o.docstring)])].sort((a, b) => a - b);
+    members.push({ id: o.id, depth: open.length + 1, listing, span: [from, to] });
+    open.push({ end: o.endLine });
+  }
+  const isModule = root.kind === 'module' || root.kind === 'file';
+  const decl = isModule ? null : declarationLines(input.lines, 0, last, root.signature);
+  const declaration = decl ? [...new Set([...range(decl[0], decl[1]), ...docLines(input.lines, 0, decl, last, root.docstring)])].sort((a, b) => a - b) : [];
+  // Fields: the root's own non-blank lines outside every member, its declaration and its docstring.
+  const covered = new Set<number>(declaration);
+  for (const m of members) if (m.depth === 1) for (let i = m.span[0]; i <= m.span[1]; i++) covered.add(i);
+  if (decl) for (let i = 0; i < decl[0]; i++) covered.add(i); // decorators and leading comments
+  const docCount = root.docstring ? root.docstring.split('\n').length : 0;
+  const docStart = declaration.find((i) => !decl || i > decl[1]);
+  if (docStart !== undefined) for (let i = docStart; i < docStart + docCount; i++) covered.add(i);
+  const fields: number[] = [];
+  for (let i = 0; i <= last; i++) if (!covered.has(i) && input.lines[i].trim() && !(decl && i <= decl[1])) fields.push(i);
+  return { declaration, members, fields };
+}
+
+const range = (a: number, b: number): number[] => Array.from({ length: Math.max(0, b - a + 1) }, (_, k) => a + k);
+
+/** The text of an outline showing the lines `shown` (indices into `input.lines`, any order). */
+export function outlineText(input: RenderInput, shown: ReadonlySet<number>): string {
+  const sorted = [...shown].sort((a, b) => a - b);
+  const out = [outlineDescriptor(input, sorted)];
+  let prev = -1;
+  for (const i of sorted) {
+    if (i > prev + 1) out.push(elisionLine(input.lines[prev + 1]));
+    out.push(input.lines[i]);
+    prev = i;
+  }
+  if (prev < input.lines.length - 1) out.push(elisionLine(input.lines[prev + 1]));
+  return out.join('\n');
+}
+
+const elisionLine = (firstHidden: string): string => `${/^\s*/.exec(firstHidden)![0]}${ELISION}`;
+
+function outlineDescriptor(input: RenderInput, sorted: readonly number[]): string {
+  if (!sorted.length) return descriptor(input, null);
+  const whole = descriptor(input, [0, input.lines.length - 1]);
+  return whole.replace(/^(### [^|]*?:\d+-\d+)/, '$1 (outline)');
+}
+
+/** Inclusive line ranges (1-based) of an outline's shown lines. */
+export function shownRanges(input: RenderInput, shown: ReadonlySet<number>): [number, number][] {
+  const out: [number, number][] = [];
+  for (const i of [...shown].sort((a, b) => a - b)) {
+    const line = input.startLine + i;
+    const lastRange = out.at(-1);
+    if (lastRange && lastRange[1] === line - 1) lastRange[1] = line;
+    else out.push([line, line]);
+  }
+  return out;
+}
+
+/** A rendered outline: a `Rendered` whose `shown` says which lines it holds. */
+export interface RenderedOutline extends Rendered {
+  shown: Set<number>;
+  /** Lines that no shrinking removes (the declaration). */
+  kept: Set<number>;
+}
+
+export interface OutlineOptions {
+  /** Members to show whole (the context touches them), in priority order. */
+  touched: readonly string[];
+  /**
+   * `grow`: after the outline, the opening lines fill what the allowance still holds (a K-slot allowance);
+   * a number: exactly that many opening lines, and the outline is all or nothing (the fill, never cut).
+   */
+  opening: 'grow' | number;
+  /** With `grow`: a head of this many opening lines comes right after the touched members, before the listings. */
+  head?: number;
+}
+
+/**
+ * The largest outline within `allowance` tokens: declaration, touched members whole (their opening when whole
+ * does not fit), every member's listing (direct members first), fields, then the opening lines.
+ * Null when even the declaration does not fit, or (`opening` a number) when the complete outline does not fit.
+ */
+export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: number, tok: Tokenizer, opts: OutlineOptions): RenderedOutline | null {
+  const lineCost = new Map<number, number>();
+  const cost = (i: number): number => {
+    let c = lineCost.get(i);
+    if (c === undefined) lineCost.set(i, (c = tok.count(`\n${input.lines[i]}`)));
+    return c;
+  };
+  const shown = new Set<number>();
+  const base = tok.count(outlineDescriptor(input, [0])) + 4; // descriptor, and a margin for elision lines
+  let estimate = base;
+  const gapCost = 3;
+  const tryAdd = (lines: readonly number[]): boolean => {
+    const fresh = lines.filter((i) => !shown.has(i));
+    const extra = fresh.reduce((s, i) => s + cost(i), 0) + (fresh.length ? gapCost : 0);
+    if (estimate + extra > allowance) return false;
+    for (const i of fresh) shown.add(i);
+    estimate += extra;
+    return true;
+  };
+  const strict = opts.opening !== 'grow';
+  const order: number[][] = [];
+  const declaration = plan.declaration.length ? plan.declaration : plan.members.length ? [] : [0];
+  if (!tryAdd(declaration) && declaration.length) return null;
+  const kept = new Set(shown);
+  const byId = new Map(plan.members.map((m) => [m.id, m]));
+  const required: number[][] = [];
+  if (typeof opts.opening === 'number') required.push(range(0, Math.min(input.lines.length, opts.opening) - 1));
+  for (const id of opts.touched) {
+    const m = byId.get(id);
+    if (m) required.push(range(m.span[0], m.span[1]));
+  }
+  if (opts.opening === 'grow' && opts.head) for (let i = 0; i < Math.min(input.lines.length, opts.head); i++) required.push([i]);
+  for (const m of plan.members) if (m.depth === 1) required.push(m.listing);
+  if (strict) {
+    for (const lines of required) if (!tryAdd(lines)) return null;
+  } else {
+    for (const lines of required) {
+      if (tryAdd(lines)) {
+        order.push(lines);
+        continue;
+      }
+      // A touched member too large whole: its opening, line by line.
+      if (opts.touched.some((id) => byId.get(id)?.span[0] === lines[0] && byId.get(id)!.span[1] === lines.at(-1))) {
+        for (const i of lines) if (!tryAdd([i])) break;
+      }
+    }
+    for (const m of plan.members) if (m.depth > 1) if (tryAdd(m.listing)) order.push(m.listing);
+    for (const i of plan.fields) if (tryAdd([i])) order.push([i]);
+    for (let i = 0; i < input.lines.length; i++) {
+      if (shown.has(i)) continue;
+      if (!tryAdd([i])) break;
+      order.push([i]);
+    }
+  }
+  // Exact: drop what was added last until the text fits.
+  let text = outlineText(input, shown);
+  let tokens = tok.count(text);
+  while (tokens > allowance) {
+    if (strict) return null;
+    const lines = order.pop();
+    if (!lines) {
+      for (const i of [...shown].filter((i) => !kept.has(i)).sort((a, b) => b - a)) {
+        shown.delete(i);
+        if (tok.count(outlineText(input, shown)) <= allowance) break;
+      }
+      text = outlineText(input, shown);
+      tokens = tok.count(text);
+      if (tokens > allowance) return null;
+      break;
+    }
+    for (const i of lines) if (!kept.has(i)) shown.delete(i);
+    text = outlineText(input, shown);
+    tokens = tok.count(text);
+  }
+  return outlineRendered(input, shown, kept, tok, text, tokens);
+}
+
+function outlineRendered(input: RenderInput, shown: Set<number>, kept: Set<number>, tok: Tokenizer, text?: string, tokens?: number): RenderedOutline {
+  if (!shown.size) {
+    const only = descriptor(input, null);
+    return { text: only, tokens: tok.count(only), window: null, anchor: 0, anchorTerms: [], outcome: 'descriptor only', shown, kept };
+  }
+  const t = text ?? outlineText(input, shown);
+  const sorted = [...shown].sort((a, b) => a - b);
+  return {
+    text: t,
+    tokens: tokens ?? tok.count(t),
+    window: sorted.length ? [sorted[0], sorted.at(-1)!] : null,
+    anchor: sorted[0] ?? 0,
+    anchorTerms: [],
+    outcome: 'outline',
+    shown,
+    kept,
+  };
+}
+
+/** The outline with more lines shown (a member the fill expands), or null when nothing new is shown. */
+export function expandOutline(input: RenderInput, r: RenderedOutline, lines: readonly number[], tok: Tokenizer): RenderedOutline | null {
+  const fresh = lines.filter((i) => !r.shown.has(i));
+  if (!fresh.length) return null;
+  return outlineRendered(input, new Set([...r.shown, ...fresh]), r.kept, tok);
+}
+
+/** One step smaller: the last shown line outside the declaration goes; then the descriptor alone; then nothing. */
+export function shrinkOutline(input: RenderInput, r: RenderedOutline, tok: Tokenizer): Rendered {
+  const removable = [...r.shown].filter((i) => !r.kept.has(i));
+  if (removable.length) {
+    const shown = new Set(r.shown);
+    shown.delete(Math.max(...removable));
+    return outlineRendered(input, shown, r.kept, tok);
+  }
+  if (r.shown.size) return outlineRendered(input, new Set(), new Set(), tok);
+  return { text: '', tokens: 0, window: null, anchor: 0, anchorTerms: [], outcome: 'empty: descriptor does not fit' };
+}
+
+export const isOutline = (r: Rendered): r is RenderedOutline => (r as RenderedOutline).shown !== undefined;

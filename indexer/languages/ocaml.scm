@@ -1,0 +1,31 @@
+; OCaml: objects, references and imports for allot (conventions: python.scm's header).
+; `let`, `type`, `module` and `class` definitions may bind several names (`let a = .. and b = ..`):
+; each binding is an object; a lone binding's keyword and doc comment come through the
+; registry's `wrappers`.
+
+; ---------------------------------------------------------------- definitions
+
+; top-level and module-level `let`: a function when it takes parameters or is a `fun`
+(value_definition (let_binding pattern: (value_name) @name (parameter)) @definition.function)
+(value_definition (let_binding pattern: (value_name) @name body: [(fun_expression) (function_expression)]) @definition.function)
+(value_definition (let_binding pattern: (value_name) @name) @definition.constant)
+; `let a, b = ...`: each name of the tuple
+(value_definition (let_binding pattern: (tuple_pattern (value_name) @name @definition.constant)))
+(external (value_name) @name) @definition.function
+; operators: `let (>>=) p f = ...`
+(value_definition (let_binding pattern: (parenthesized_operator (_) @name)) @definition.function)
+
+; include fragments/ocaml-declarations.scm
+
+; ---------------------------------------------------------------- references
+
+(application_expression function: (value_path . (value_name) @name .)) @reference.call
+(application_expression function: (value_path (module_path) @qualifier (value_name) @name)) @reference.call
+
+(inheritance_definition (class_path (class_name) @name)) @reference.inherit
+
+; ---------------------------------------------------------------- imports
+
+; `open Printf`, `include Base`
+(open_module module: (module_path) @import.module) @import @import.wildcard
+(include_module module: (module_path) @import.module) @import

@@ -1,0 +1,138 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { allocate } from '../../allocator/allocate.ts';
+import { ELISION } from '../../allocator/outline.ts';
+import type { ObjectText } from '../../allocator/types.ts';
+import { getTokenizer } from '../../indexer/tokenizer.ts';
+import type { Candidate, ObjectKind } from '../../indexer/types.ts';
+import { memorySource, view } from './fixtures.ts';
+
+const tok = getTokenizer('cl100k_base');
+const structural = (c: Candidate): Candidate => ({ ...c, viaStructure: true, reason: 'structural: called in the query' });
+
+/** A file's objects cut from its lines: each object is lines [start, end] of `lines`. */
+function objectsOf(path: string, lines: string[], spans: { id: string; name: string; kind: ObjectKind; start: number; end: number; parentId: string | null; docstring?: string }[]): ObjectText[] {
+  return spans.map((s) => ({
+    id: s.id, path, name: s.name, qualifiedName: s.name, kind: s.kind, signature: lines[s.start - 1].trim().replace(/:$/, ''),
+    startLine: s.start, endLine: s.end, parentId: s.parentId, docstring: s.docstring ?? null,
+    text: lines.slice(s.start - 1, s.end).join('\n'),
+  }));
+}
+
+/** A Python class of `n` methods, 8 lines each, every one with a docstring. */
+function bigClass(n: number): { objects: ObjectText[]; lines: string[] } {
+  const lines = ['class Matrix(Base):', '    """A dense matrix of numbers."""', '    rows = 0', ''];
+  const spans: Parameters<typeof objectsOf>[2] = [];
+  for (let k = 0; k < n; k++) {
+    const start = lines.length + 1;
+    lines.push(
+      `    def op_${k}(self, other, scale=${k}):`, `        """Apply operation ${k} to other."""`,
+      `        left = self.value * ${k}`, `        right = other.value + scale`, `        total = left + right`,
+      `        self.log("op_${k}", total)`, `        return total`, '',
+    );
+    spans.push({ id: `m${k}`, name: `Matrix.op_${k}`, kind: 'method', start, end: start + 6, parentId: 'cls', docstring: `"""Apply operation ${k} to other."""` });
+  }
+  spans.unshift({ id: 'cls', name: 'Matrix', kind: 'class', start: 1, end: lines.length - 1, parentId: 'mod', docstring: '"""A dense matrix of numbers."""' });
+  spans.unshift({ id: 'mod', name: 'linalg', kind: 'module', start: 1, end: lines.length, parentId: null });
+  return { objects: objectsOf('pkg/linalg.py', lines, spans), lines };
+}
+
+describe('outlines and containment', () => {
+  it('a class of 30 methods that does not fit is an outline within b_i: every signature and docstring line, the touched member whole', () => {
+    const { objects, lines } = bigClass(30);
+    const cls = objects.find((o) => o.id === 'cls')!;
+    const touched = objects.find((o) => o.id === 'm17')!;
+    const candidates = [structural(view(cls, 3)), structural(view(touched, 2))];
+    const a = allocate('m = Matrix()\nm.op_17(x)', candidates, memorySource(objects), tok, { slots: '2+0', budget: 1200, noFill: true });
+    expect(a.blocks).toHaveLength(1);
+    const b = a.blocks[0];
+    expect(b).toMatchObject({ object: 'Matrix', outline: true, startLine: 1, endLine: cls.endLine });
+    expect(b.tokens).toBeLessThanOrEqual(a.trace.render[0].allowance);
+    expect(a.trace.render[0]).toMatchObject({ outcome: 'outline', merged: [{ objectId: 'm17', how: 'expanded in parent outline' }] });
+    const shown = b.text.split('\n').slice(1);
+    expect(b.text.split('\n')[0]).toMatch(/^### pkg\/linalg\.py:1-\d+ \(outline\) \| Matrix/);
+    for (let k = 0; k < 30; k++) {
+      expect(shown).toContain(`    def op_${k}(self, other, scale=${k}):`);
+      expect(shown).toContain(`        """Apply operation ${k} to other."""`);
+    }
+    // The touched member whole, in place; other bodies hidden behind elision lines.
+    const body = lines.slice(touched.startLine - 1, touched.endLine);
+    const at = shown.indexOf(body[0]);
+    expect(shown.slice(at, at + body.length)).toEqual(body);
+    expect(shown).not.toContain('        self.log("op_3", total)');
+    expect(shown.some((l) => l.trim() === ELISION)).toBe(true);
+    // Every shown line is a line of the class, each shown once.
+    expect(shown.filter((l) => l.trim() !== ELISION).every((l) => lines.includes(l))).toBe(true);
+    const ranges = b.shown!.flatMap(([x, y]) => Array.from({ length: y - x + 1 }, (_, k) => x + k));
+    expect(new Set(ranges).size).toBe(ranges.length);
+  });
+
+  it('a module and its own class and method in the slots are one block: the class whole inside the module outline', () => {
+    const { objects } = bigClass(3);
+    const mod = objects.find((o) => o.id === 'mod')!;
+    const cls = objects.find((o) => o.id === 'cls')!;
+    const m1 = objects.find((o) => o.id === 'm1')!;
+    const a = allocate('op', [view(m1, 3), view(mod, 2), view(cls, 1)], memorySource(objects), tok, { slots: '3+0' });
+    expect(a.blocks).toHaveLength(1);
+    expect(a.blocks[0]).toMatchObject({ object: 'linalg', shownStartLine: 1, shownEndLine: mod.endLine });
+    expect(a.trace.render[0].merged!.map((m) => [m.objectId, m.how])).toEqual([['m1', 'inside whole parent'], ['cls', 'inside whole parent']]);
+  });
+
+  it('property: random nestings of module/class/method, any retrieval and budget: one block per nest, no repository line twice, never past B', () => {
+    // A file: a module of classes of methods; lines are numbered so that a repeated line would be visible.
+    const fileArb = fc.array(fc.array(fc.integer({ min: 2, max: 12 }), { minLength: 0, maxLength: 6 }), { minLength: 1, maxLength: 4 });
+    const worldArb = fc.array(fileArb, { minLength: 1, maxLength: 3 }).map((files) => {
+      const objects: ObjectText[] = [];
+      files.forEach((classes, f) => {
+        const path = `pkg/f${f}.py`;
+        const lines: string[] = [];
+        const spans: Parameters<typeof objectsOf>[2] = [];
+        classes.forEach((methods, c) => {
+          const start = lines.length + 1;
+          lines.push(`class C${f}_${c}:`, `    """Class ${c} of file ${f}."""`);
+          methods.forEach((len, m) => {
+            const s = lines.length + 1;
+            lines.push(`    def m${m}(self):  # ${f}.${c}.${m}`, ...Array.from({ length: len - 1 }, (_, i) => `        x_${f}_${c}_${m}_${i} = ${i}`));
+            spans.push({ id: `${f}.${c}.${m}`, name: `C${f}_${c}.m${m}`, kind: 'method', start: s, end: lines.length, parentId: `${f}.${c}` });
+          });
+          spans.push({ id: `${f}.${c}`, name: `C${f}_${c}`, kind: 'class', start, end: lines.length, parentId: `${f}` });
+        });
+        lines.push(`END_${f} = ${f}`);
+        spans.push({ id: `${f}`, name: `f${f}`, kind: 'module', start: 1, end: lines.length, parentId: null });
+        objects.push(...objectsOf(path, lines, spans));
+      });
+      return objects;
+    });
+    const caseArb = worldArb.chain((objects) => fc.record({
+      objects: fc.constant(objects),
+      picks: fc.shuffledSubarray(objects, { minLength: 1 }),
+      structural: fc.boolean(),
+      budget: fc.oneof(fc.integer({ min: 0, max: 600 }), fc.integer({ min: 600, max: 8000 })),
+      slots: fc.record({ core: fc.integer({ min: 1, max: 5 }), companion: fc.nat(2) }),
+      noFill: fc.boolean(),
+    }));
+    fc.assert(fc.property(caseArb, (t) => {
+      const candidates = t.picks.map((o, k) => (t.structural ? structural(view(o, 100 - k)) : view(o, 100 - k)));
+      const a = allocate('def m0(self) C0_0', candidates, memorySource(t.objects), tok, { budget: t.budget, slots: t.slots, noFill: t.noFill });
+      expect(a.totalTokens).toBeLessThanOrEqual(t.budget);
+      expect(a.totalTokens).toBe(tok.count(a.text));
+      const seen = new Set<string>();
+      for (const b of a.blocks) {
+        for (const [from, to] of b.shown ?? (b.shownStartLine > 0 ? [[b.shownStartLine, b.shownEndLine]] : [])) {
+          for (let l = from; l <= to; l++) {
+            expect(seen.has(`${b.path}:${l}`)).toBe(false);
+            seen.add(`${b.path}:${l}`);
+          }
+        }
+      }
+      // No block's object lies inside another block's object: nested ones are merged.
+      for (const x of a.blocks) for (const y of a.blocks) {
+        if (x === y || x.path !== y.path) continue;
+        expect(x.startLine >= y.startLine && x.endLine <= y.endLine).toBe(false);
+      }
+      // The text holds no line twice except blank and elision lines (every line of these files is distinct).
+      const textLines = a.text.split('\n').filter((l) => l.trim() && l.trim() !== ELISION && !l.startsWith('### '));
+      expect(new Set(textLines).size).toBe(textLines.length);
+    }), { numRuns: 150 });
+  });
+});

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readReceivers } from '../../indexer/retrieve/receivers.ts';
+import { createStructuralRetriever } from '../../indexer/retrieve/structural.ts';
+import { loadQueryLanguages } from '../../indexer/retrieve/query-reading.ts';
+import type { DB } from '../../indexer/store/open.ts';
+import { indexInPlace, tempDir, writeTree } from '../helpers/repo.ts';
+
+describe('receivers a query binds', () => {
+  it.each([
+    ['python constructor', 'p = Parser(text)\np.parse()', 'p', 'Parser'],
+    ['python module-qualified constructor', 'p = grammar.Parser(text)', 'p', 'Parser'],
+    ['python annotation', 'def run(p: Parser):\n    p.parse()', 'p', 'Parser'],
+    ['ts new', 'const p = new Parser(text);', 'p', 'Parser'],
+    ['ts declared type', 'function run(p: Parser, n: number) {', 'p', 'Parser'],
+    ['java declaration', 'Parser p = factory.make();', 'p', 'Parser'],
+    ['go composite literal', 's := &Server{addr: a}', 's', 'Server'],
+    ['go method receiver', 'func (s *Server) Start() {', 's', 'Server'],
+    ['rust typed let', 'let p: Parser = make();', 'p', 'Parser'],
+    ['rust constructor path', 'let mut p = Parser::new(text);', 'p', 'Parser'],
+  ])('%s', (_name, text, variable, type) => {
+    expect(readReceivers(text).types.get(variable)).toBe(type);
+  });
+
+  it('chained calls on a fresh instance and the bases of a class the query declares', () => {
+    const r = readReceivers('x = Parser(a, f(b)).parse(s)\ny = new Lexer().scan(t)\nclass Strict(base.Parser, Mixin):\n    pass\nclass Fast extends Lexer {');
+    expect(r.chained).toEqual([{ qualifier: 'Parser', name: 'parse' }, { qualifier: 'Lexer', name: 'scan' }]);
+    expect(r.bases).toEqual(['Parser', 'Mixin', 'Lexer']);
+  });
+});
+
+describe('receiver resolution through the index', () => {
+  let repo: string;
+  let db: DB;
+  beforeAll(async () => {
+    repo = tempDir();
+    writeTree(repo, {
+      'lang/grammar.py': 'class Base:\n    def reset(self):\n        """Forget the input."""\n        self.pos = 0\n\n\nclass Parser(Base):\n    def parse(self, text):\n        """Parse text."""\n        return text.split()\n\n    def peek(self):\n        return None\n',
+      'lang/__init__.py': '',
+      'web/lexer.ts': 'export class Lexer {\n  scan(text: string): string[] {\n    return text.split(" ");\n  }\n\n  reset(): void {}\n}\n\nexport class FastLexer extends Lexer {\n  turbo(): void {}\n}\n',
+      'web/util.ts': 'export function unrelated(): number {\n  return 1;\n}\n',
+      // The same member names elsewhere: a name unique in the repository would resolve without its receiver.
+      'other/decoy.py': 'class Decoy:\n    def parse(self, text):\n        return text\n\n    def peek(self):\n        return 1\n\n    def reset(self):\n        pass\n',
+      'other/decoy.ts': 'export class Decoy {\n  scan(t: string): string[] {\n    return [t];\n  }\n\n  reset(): void {}\n}\n',
+    });
+    db = await indexInPlace(repo);
+  });
+  afterAll(() => {
+    db.close();
+    fs.rmSync(repo, { recursive: true, force: true });
+  });
+
+  const found = async (query: string, path: string): Promise<Map<string, string>> => {
+    const r = createStructuralRetriever(db, await loadQueryLanguages(), { path });
+    return new Map(r.retrieve(query, 20).map((c) => [c.objectName, c.reason]));
+  };
+
+  it.each([
+    ['x = C(...); x.m(', 'from lang.grammar import Parser\n\np = Parser()\np.parse(data)\n', 'Parser.parse', /p\.parse \(p: Parser\)/],
+    ['x = C(...); x.m( with m inherited', 'from lang.grammar import Parser\n\np = Parser()\np.reset()\n', 'Base.reset', /p\.reset \(p: Parser\)/],
+    ['C(...).m(', 'from lang.grammar import Parser\n\nwords = Parser().parse(data)\n', 'Parser.parse', /Parser\(\.\.\.\)\.parse/],
+    ['self.m in a subclass', 'from lang.grammar import Parser\n\nclass Strict(Parser):\n    def run(self):\n        return self.peek()\n', 'Parser.peek', /self\.peek \(inherited from Parser\)/],
+    ['super().m', 'from lang.grammar import Parser\n\nclass Strict(Parser):\n    def reset(self):\n        super().reset()\n', 'Base.reset', /inherited from Parser/],
+    ['mod.f for an imported module', 'from lang import grammar\n\np = grammar.Parser()\np.peek()\n', 'Parser.peek', /p\.peek \(p: Parser\)/],
+  ])('Python: %s', async (_form, query, member, reason) => {
+    const hits = await found(query, 'app/main.py');
+    expect(hits.get(member)).toMatch(reason);
+  });
+
+  it.each([
+    ['new C().m(', "import { Lexer } from '../web/lexer';\n\nconst words = new Lexer().scan(text);\n", 'Lexer.scan', /Lexer\(\.\.\.\)\.scan/],
+    ['const x = new C(); x.m(', "import { Lexer } from '../web/lexer';\n\nconst lx = new Lexer();\nlx.scan(text);\n", 'Lexer.scan', /lx\.scan \(lx: Lexer\)/],
+    ['a parameter with a declared type', "import { FastLexer } from '../web/lexer';\n\nexport function run(lx: FastLexer) {\n  return lx.scan(text);\n}\n", 'Lexer.scan', /lx\.scan \(lx: FastLexer\)/],
+    ['this.m in a subclass', "import { Lexer } from '../web/lexer';\n\nclass Mine extends Lexer {\n  go() {\n    this.reset();\n  }\n}\n", 'Lexer.reset', /this\.reset \(inherited from Lexer\)/],
+  ])('TypeScript: %s', async (_form, query, member, reason) => {
+    const hits = await found(query, 'app/main.ts');
+    expect(hits.get(member)).toMatch(reason);
+  });
+});
