@@ -109,14 +109,19 @@ let fingerprint: string | undefined;
 
 /**
  * What identifies the extraction code: the sources extraction and restoring run (every module of `extract/` and
- * what they import, followed through relative imports, and every file of `languages/`: queries and the registry)
- * and the grammar packages' versions. Any change to them empties the cache, so cached rows never outlive the code that made them.
+ * what they import, followed through relative imports, and every file under `languages/`: queries, fragments and
+ * the registry) and the grammar packages' versions. Any change to them empties the cache, so cached rows never
+ * outlive the code that made them. A build (`dist/`) next to its sources names them, not its JavaScript: the bin
+ * and the tests (run from sources) then share one cache.
  */
 export function extractorFingerprint(): string {
   if (fingerprint) return fingerprint;
   const hash = crypto.createHash('sha1');
-  const extractDir = fileURLToPath(new URL('../extract/', import.meta.url));
-  const languagesDir = fileURLToPath(new URL('../languages/', import.meta.url));
+  const own = fileURLToPath(new URL('../', import.meta.url));
+  const layers = path.dirname(own);
+  const project = path.basename(layers) === 'dist' ? path.dirname(layers) : layers;
+  const sources = path.join(project, 'indexer');
+  const indexer = fs.existsSync(path.join(sources, 'extract', 'extract-file.ts')) ? sources : own;
   const seen = new Set<string>();
   const visit = (file: string) => {
     if (seen.has(file)) return;
@@ -130,20 +135,22 @@ export function extractorFingerprint(): string {
     // Runtime imports only: `import type` carries no code.
     for (const m of source.matchAll(/^(?:import|export)(?!\s+type\b)[^;]*?from\s*['"](\.{1,2}\/[^'"]+)['"]/gm)) visit(path.resolve(path.dirname(file), m[1]));
   };
+  const extractDir = path.join(indexer, 'extract');
   for (const f of fs.readdirSync(extractDir).sort()) visit(path.join(extractDir, f));
-  for (const f of fs.readdirSync(languagesDir)) seen.add(path.join(languagesDir, f));
+  const languagesDir = path.join(indexer, 'languages');
+  for (const f of fs.readdirSync(languagesDir, { recursive: true, encoding: 'utf8' })) seen.add(path.join(languagesDir, f));
   for (const file of [...seen].sort()) {
     try {
-      hash.update(path.basename(file)).update('\0').update(fs.readFileSync(file)).update('\0');
+      hash.update(path.relative(indexer, file)).update('\0').update(fs.readFileSync(file)).update('\0');
     } catch {
       /* a folder, or gone */
     }
   }
   try {
-    const pkg = JSON.parse(fs.readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { dependencies?: Record<string, string> };
+    const pkg = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
     for (const [name, version] of Object.entries(pkg.dependencies ?? {}).sort()) if (name.includes('tree-sitter')) hash.update(`${name}@${version}\0`);
   } catch {
-    /* shipped without package.json: the sources still name the code */
+    /* no package.json beside the code: the sources still name it */
   }
   return (fingerprint = hash.digest('hex').slice(0, 16));
 }
