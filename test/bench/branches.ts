@@ -11,27 +11,21 @@
 //       index is compared with a fresh index of the same tree (every row, and BM25's answers to 200 queries);
 //   (b) a daemon (`allot serve`) on a second clone, cold at COLD, then the same switches: the time from the end of
 //       each `git checkout` until the daemon is idle again, its CPU-seconds meanwhile, files parsed and restored.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { daemonEnv } from '../../client/lib/daemon-process.ts';
-import { createClient, type AllotClient } from '../../client/lib/index.ts';
-import { daemonPaths, readDaemonInfo, type DaemonInfo } from '../../daemon/config.ts';
+import type { AllotClient } from '../../client/lib/index.ts';
 import { openStore } from '../../indexer/store/open.ts';
 import type { IndexSummary } from '../../indexer/types.ts';
 import { bm25Fingerprint } from '../helpers/random-edits.ts';
 import { dumpIndex } from '../helpers/repo.ts';
+import { BIN, cpuSeconds, machine, PROJECT, printGoals, serveDaemon, sleep, until } from './daemon-run.ts';
 import { measure } from './measure.ts';
 import { drawQueries } from './queries.ts';
 
-const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = path.join(PROJECT, 'client/bin/allot.js');
 const DEFAULT_REPO = path.join(PROJECT, 'bench-data/sympy.git');
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const s2 = (v: number) => `${v.toFixed(2)} s`;
 
 function git(cwd: string, ...args: string[]): string {
@@ -50,22 +44,6 @@ function nearRevision(repo: string, rev: string): string {
     if (n >= 2 && n <= 10) return c;
   }
   throw new Error(`no ancestor of ${rev} within 400 commits differs from it in 2 to 10 files: pass NEAR`);
-}
-
-/** User plus system CPU-seconds of a process and all its threads so far (/proc/PID/stat utime + stime). */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs: number, everyMs = 10): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check().catch(() => null);
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(everyMs);
-  }
 }
 
 interface Step {
@@ -90,8 +68,7 @@ async function main(): Promise<void> {
   const cold = coldArg ?? 'sympy-1.11';
   const far = farArg ?? 'sympy-1.13.0';
   const near = nearArg ?? nearRevision(source, cold);
-  const cpu = os.cpus();
-  console.log(`allot branch-switch benchmark — ${cpu.length} cores (${cpu[0]?.model}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(machine('allot branch-switch benchmark'));
   const steps: Step[] = [
     { name: 'cold index', rev: cold, differ: treeSize(source, cold), files: treeSize(source, cold) },
     { name: 'to a far tree', rev: far, differ: differing(source, cold, far), files: treeSize(source, far) },
@@ -140,29 +117,23 @@ async function main(): Promise<void> {
   const dtree = clone('daemon');
   const ddb = path.join(tmp, 'daemon.db');
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, 'serve', dtree, '--db', ddb], { stdio: ['ignore', 'ignore', 'pipe'], env: daemonEnv(process.env) });
-  let log = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (log += d));
-  const pid = child.pid!;
+  const d = await serveDaemon(dtree, ['--db', ddb]);
+  const { pid, client } = d;
   const daemon: { step: Step; checkout: number; idle: number; cpu: number; parsed: number; restored: number; batches: number }[] = [];
   try {
-    const info = await until<DaemonInfo>('daemon.json', async () => {
-      const i = readDaemonInfo(daemonPaths(dtree).info);
-      return i?.pid === pid ? i : null;
-    }, 120_000, 50);
-    const client = createClient(dtree, info);
+    // Idle after the batch numbered past `after`: a switch is done only once its batches ran.
     const idle = async (c: AllotClient, after: number) =>
       until('the daemon to be idle', async () => {
         const s = await c.status();
         return !s.indexing.catchingUp && s.indexing.state === 'idle' && s.pending.paths === 0 && !s.pending.full && s.indexing.batches > after ? s : null;
-      }, 1_800_000);
+      }, 1_800_000, 10);
     const batchesIn = (text: string) => [...text.matchAll(/indexed .*?: (\d+) parsed, (\d+) restored/g)].map((m) => [Number(m[1]), Number(m[2])]);
     let status = await idle(client, 0);
     daemon.push({ step: steps[0], checkout: 0, idle: (performance.now() - started) / 1000, cpu: cpuSeconds(pid), parsed: status.indexing.lastBatch?.parsed ?? 0, restored: status.indexing.lastBatch?.restored ?? 0, batches: 1 });
     for (const step of steps.slice(1)) {
       // Let the watcher settle (a recycled writer thread, the idle collection) before the next switch.
       await sleep(3000);
-      const mark = log.length;
+      const mark = d.log().length;
       const cpu0 = cpuSeconds(pid);
       const before = status.indexing.batches;
       const t0 = performance.now();
@@ -170,15 +141,14 @@ async function main(): Promise<void> {
       const t1 = performance.now();
       status = await idle(client, before);
       const t2 = performance.now();
-      const batches = batchesIn(log.slice(mark));
+      const batches = batchesIn(d.log().slice(mark));
       daemon.push({
         step, checkout: (t1 - t0) / 1000, idle: (t2 - t1) / 1000, cpu: cpuSeconds(pid) - cpu0,
         parsed: batches.reduce((n, b) => n + b[0], 0), restored: batches.reduce((n, b) => n + b[1], 0), batches: status.indexing.batches - before,
       });
     }
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    await d.stop();
   }
   for (const d of daemon) {
     console.log(
@@ -196,8 +166,7 @@ async function main(): Promise<void> {
     [`a near switch (${steps[3].differ} files): daemon idle ${s2(daemon[3].idle)} after the checkout <= 1 s`, daemon[3].idle <= 1],
     [`after the switches the index equals a fresh index (rows and BM25)`, sameRows && sameBm25],
   ];
-  console.log('\ngoals (issue 21; wall times under load are upper bounds: CPU-seconds and files parsed are what count on a shared machine)');
-  for (const [what, ok] of goals) console.log(`  ${ok ? 'met    ' : 'NOT met'}  ${what}`);
+  printGoals('goals (issue 21; wall times under load are upper bounds: CPU-seconds and files parsed are what count on a shared machine)', goals);
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 

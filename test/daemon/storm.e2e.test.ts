@@ -47,24 +47,22 @@ describe('git checkout storm', () => {
     // What the batches logged since `mark` parsed, restored and removed, one triple per batch.
     const batchesSince = (mark: number) => [...d.log().slice(mark).matchAll(/indexed .*?: (\d+) parsed, (\d+) restored, (\d+) removed/g)].map((m) => m.slice(1).map(Number));
     const sum = (batches: number[][]) => batches.reduce((t, [p, r, x]) => [t[0] + p, t[1] + r, t[2] + x], [0, 0, 0]);
-    try {
-      const before = await settled(d.client, 40_000);
-      expect(before.index.files).toBe(BASE);
-
-      const firstMark = d.log().length;
-      git(repo, 'checkout', '-q', 'beta');
-      // the fresh index of the tree after the storm, built outside the repository
-      const freshDir = tempDir('allot-storm-fresh-');
-      dirs.push(freshDir);
-      const fresh = openStore(path.join(freshDir, 'index.db'));
+    // The fresh index of the tree checked out now, built outside the repository.
+    const freshDir = tempDir('allot-storm-fresh-');
+    dirs.push(freshDir);
+    const freshDump = async (name: string) => {
+      const fresh = openStore(path.join(freshDir, `${name}.db`));
       await indexRepository({ repo, db: fresh });
-      const expected = dumpIndex(fresh);
+      const dump = dumpIndex(fresh);
       fresh.close();
-
-      const after = await waitFor(
+      return dump;
+    };
+    // The daemon's status once it is settled after batch number `batches` with the index equal to `expected`.
+    const untilFresh = (batches: number, expected: ReturnType<typeof dumpIndex>, what: string) =>
+      waitFor(
         async () => {
           const s = await d.client.status();
-          if (!isSettled(s) || s.indexing.batches === before.indexing.batches) return null;
+          if (!isSettled(s) || s.indexing.batches === batches) return null;
           const db = openStore(path.join(repo, '.allot/index.db'), { readonly: true });
           try {
             return isDeepStrictEqual(dumpIndex(db), expected) ? s : null;
@@ -72,10 +70,17 @@ describe('git checkout storm', () => {
             db.close();
           }
         },
-        'the index to equal a fresh index of the checked-out tree',
+        what,
         60_000,
         250,
       );
+    try {
+      const before = await settled(d.client, 40_000);
+      expect(before.index.files).toBe(BASE);
+
+      const firstMark = d.log().length;
+      git(repo, 'checkout', '-q', 'beta');
+      const after = await untilFresh(before.indexing.batches, await freshDump('beta'), 'the index to equal a fresh index of the checked-out tree');
       expect(after.index.files).toBe(FILES);
       // One batch on a quiet machine; a checkout that pauses on a busy one may come as two: together they parse
       // each of its files once and remove the 50 it deleted.
@@ -92,25 +97,7 @@ describe('git checkout storm', () => {
       // Back to the first branch: every file's content was indexed before, so its batches restore and parse nothing.
       const logMark = d.log().length;
       git(repo, 'checkout', '-q', 'main');
-      const freshMain = openStore(path.join(freshDir, 'main.db'));
-      await indexRepository({ repo, db: freshMain });
-      const expectedMain = dumpIndex(freshMain);
-      freshMain.close();
-      const back = await waitFor(
-        async () => {
-          const s = await d.client.status();
-          if (!isSettled(s) || s.indexing.batches === after.indexing.batches) return null;
-          const db = openStore(path.join(repo, '.allot/index.db'), { readonly: true });
-          try {
-            return isDeepStrictEqual(dumpIndex(db), expectedMain) ? s : null;
-          } finally {
-            db.close();
-          }
-        },
-        'the index to equal a fresh index of the first branch again',
-        60_000,
-        250,
-      );
+      const back = await untilFresh(after.indexing.batches, await freshDump('main'), 'the index to equal a fresh index of the first branch again');
       // As above, one or two batches: together they restore the branch and parse nothing.
       const batches = batchesSince(logMark);
       expect(batches.length).toBe(back.indexing.batches - after.indexing.batches);

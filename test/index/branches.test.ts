@@ -16,11 +16,17 @@ import { checkConsistency, dumpIndex, git, PROJECT, scratchDirs } from '../helpe
 const dir = scratchDirs('allot-branches-');
 const QUERIES = ['parse', 'config', 'cart price', 'Thing', 'finish', 'render page cache', 'exported', 'token tree walk'];
 
+/** An empty repository on branch `a`. */
+function newRepo(): string {
+  const repo = fs.realpathSync(dir());
+  git(repo, 'init', '-q', '-b', 'a');
+  return repo;
+}
+
 /** A repository with branches `a` and `b` (b made from a by `edits` random edits) and `a` checked out. */
 function twoBranches(seed: number, modules: number, edits: number): { repo: string; a: Tree; b: Tree } {
   const rand = seededRandom(seed);
-  const repo = fs.realpathSync(dir());
-  git(repo, 'init', '-q', '-b', 'a');
+  const repo = newRepo();
   const a = branchingPackage(rand, modules);
   commitBranch(repo, 'a', a);
   const b = structuredClone(a);
@@ -75,8 +81,7 @@ describe('branch switches', () => {
 
   it('restores a file moved to another path from the cache, named for its new path', async () => {
     const rand = seededRandom(3);
-    const repo = fs.realpathSync(dir());
-    git(repo, 'init', '-q', '-b', 'a');
+    const repo = newRepo();
     const a = branchingPackage(rand, 8);
     commitBranch(repo, 'a', a);
     const { 'pkg/mod5.py': moved, ...rest } = a;
@@ -127,8 +132,7 @@ describe('branch switches', () => {
 
   it('resolves only what a near switch reaches, and equals a fresh index after a long sequence of switches', async () => {
     const rand = seededRandom(11);
-    const repo = fs.realpathSync(dir());
-    git(repo, 'init', '-q', '-b', 'a');
+    const repo = newRepo();
     const trees: Tree[] = [branchingPackage(rand, 30)];
     commitBranch(repo, 'a', trees[0]);
     for (const [name, edits] of [['b', 25], ['d', 6]] as const) {
