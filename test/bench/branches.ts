@@ -97,7 +97,8 @@ async function main(): Promise<void> {
     const res = s.resolution ? `${s.resolution.mode}, ${s.resolution.visited} of ${s.references} references` : 'none';
     console.log(
       `  ${step.name.padEnd(18)} ${String(step.differ).padStart(5)} files differ: wall ${s2(m.seconds)}, CPU ${s2(m.cpuSeconds)}, peak RSS ${m.peakRssMb.toFixed(0)} MB; ` +
-        `parsed ${s.parsed}, restored ${s.restored}, removed ${s.removed}; resolution ${res}; cache ${s.cache.entries} rows, ${(s.cache.bytes / 2 ** 20).toFixed(1)} MB`,
+        `parsed ${s.parsed}, restored ${s.restored}, removed ${s.removed}; resolution ${res}; cache ${s.cache.entries} rows, ${(s.cache.bytes / 2 ** 20).toFixed(1)} MB; ` +
+        `wall by phase ${Object.entries(s.phases).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`,
     );
   }
   // After the sequence the index must be the one a fresh run builds.
