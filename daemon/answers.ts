@@ -18,7 +18,8 @@ import type { RetrievalOptions } from '../indexer/retrieve/select.ts';
 import { vectorsStamp } from '../indexer/store/embeddings.ts';
 import type { DB } from '../indexer/store/open.ts';
 import { getGeneration } from '../indexer/store/write.ts';
-import { answerKey, type AnswerState, type QueryAnswers } from './queries.ts';
+import { answerKey, completenessOf, type AnswerState, type Completeness, type QueryAnswers } from './queries.ts';
+import { continueAnswer } from './continue.ts';
 import type { Answered, QueryPool } from './query-pool.ts';
 import { createResultCache } from './result-cache.ts';
 
@@ -34,8 +35,17 @@ export function answersState(a: Answered<unknown>, now: string, retriever: strin
   return settled && stateKey(after) === now && (after.structure === after.generation || WITHOUT_STRUCTURE.has(retriever));
 }
 
-export function poolAnswers(pool: QueryPool, db: DB, maxAnswers = 256): QueryAnswers {
-  const remembered = createResultCache<SearchHit[] | Allocation>(maxAnswers);
+export interface PoolAnswersOptions {
+  /** The repository served (Continue's notes name it). */
+  repo?: string;
+  /** Whether the index is complete: the daemon's state, on this thread (default: the index's flag, no progress). */
+  completeness?: () => Completeness;
+  maxAnswers?: number;
+}
+
+export function poolAnswers(pool: QueryPool, db: DB, opts: PoolAnswersOptions = {}): QueryAnswers {
+  const remembered = createResultCache<SearchHit[] | Allocation>(opts.maxAnswers ?? 256);
+  const completeness = opts.completeness ?? completenessOf(db);
   const inFlight = new Map<string, { state: string; answer: Promise<SearchHit[] | Allocation> }>();
   const now = () => stateKey({ generation: getGeneration(db), vectors: vectorsStamp(db) });
 
@@ -60,7 +70,7 @@ export function poolAnswers(pool: QueryPool, db: DB, maxAnswers = 256): QueryAns
   };
   const value = async <T>(a: Promise<Answered<T>>) => (await a).value;
 
-  return {
+  const answers: QueryAnswers = {
     search: (query, k, r = {}) =>
       shared(answerKey('search', query, k, r), r, () => pool.call('search', [query, k, r])),
     context(query, options, r = {}, session) {
@@ -76,5 +86,14 @@ export function poolAnswers(pool: QueryPool, db: DB, maxAnswers = 256): QueryAns
     file: (rel) => value(pool.call('file', [rel])),
     hasFiles: () => value(pool.call('hasFiles', [])),
     follow: () => pool.broadcast('follow'),
+    completeness,
+    findSymbol: (q) => value(pool.call('findSymbol', [q])),
+    findReferences: (q) => value(pool.call('findReferences', [q])),
+    outline: (p) => value(pool.call('outline', [p])),
+    readFile: (q) => value(pool.call('readFile', [q])),
+    // Composed here: the completeness is this thread's, the context query goes to a thread (or memory) as any other.
+    continueItems: (req) =>
+      continueAnswer(req, { repo: opts.repo ?? '', completeness: completeness(), context: async (q, o, r, session) => answers.context(q, o, r, session) }),
   };
+  return answers;
 }

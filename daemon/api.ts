@@ -13,7 +13,11 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import type { EventBus } from './events.ts';
-import type { QueryAnswers } from './queries.ts';
+import type { Completeness, QueryAnswers } from './queries.ts';
+import { QueryError } from './query-error.ts';
+import { buildText } from './status.ts';
+import { parseContinueRequest } from './continue.ts';
+import { parseOutlineRequest, parseReadFileRequest, parseReferencesRequest, parseSymbolRequest } from './symbol-requests.ts';
 import { ArbitrateError } from '../allocator/arbitrate/types.ts';
 import { asksModel, BadSearch, selectForRequest } from './select-request.ts';
 import { queryTimeoutMs, TIMED_OUT, withDeadline } from './watchdog.ts';
@@ -21,11 +25,13 @@ import { RetrievalError } from '../indexer/retrieve/select.ts';
 import { isDamage, sqliteFault } from '../indexer/store/open.ts';
 import {
   ObjectIdSchema, parseArbitrateRequest, parseContextRequest, parseFilePath, parseFilesSelectRequest, parseInventoryRequest, parseJsonBody,
-  parseObjectLookup, parseSearchRequest,
+  parseObjectLookup, parseSearchRequest, type Parsed,
 } from './requests.ts';
-import { ERROR_STATUS, PARTIAL_HEADER, type ApiErrorBody, type DaemonEvent, type DaemonStatus, type ErrorCode } from './types.ts';
+import {
+  COMPLETE_HEADER, ERROR_STATUS, PARTIAL_HEADER, PROGRESS_HEADER, type ApiErrorBody, type DaemonEvent, type DaemonStatus, type ErrorCode,
+} from './types.ts';
 
-export type QueryKind = 'search' | 'context' | 'objects' | 'files' | 'arbitrate' | 'inventory' | 'select';
+export type QueryKind = 'search' | 'context' | 'objects' | 'files' | 'arbitrate' | 'inventory' | 'select' | 'symbols' | 'references' | 'outline' | 'read' | 'continue';
 
 export interface ApiDeps {
   token: string;
@@ -33,11 +39,11 @@ export interface ApiDeps {
   status(): DaemonStatus;
   queries: QueryAnswers;
   events: EventBus;
-  /** True while the index is being built for the first time (it was empty when the daemon started). */
-  building(): boolean;
-  /** e.g. `parse 120/1496` for the index-building message. */
-  progressText(): string;
   countQuery(kind: QueryKind, ok: boolean): void;
+  /** Whether the index is complete, and how far its running build is when not (read on this thread: it is the daemon's state). */
+  completeness(): Completeness;
+  /** Any authenticated request arrived (`--idle-exit` counts quiet time from the last one). */
+  onRequest?(): void;
   /** Seconds between keep-alive comments on the event stream. */
   heartbeatSeconds?: number;
   /** A query not answered within this many ms gets `503 query-timeout` (default: `queryTimeoutMs()`, see watchdog.ts). */
@@ -94,6 +100,7 @@ export function createApi(deps: ApiDeps): Hono {
     if (c.req.header('origin') !== undefined) return fail(c, 'forbidden-origin', 'requests from web pages are not accepted');
     if (!c.req.header('authorization')) return fail(c, 'unauthorized', 'missing bearer token (Authorization: Bearer <token from .allot/daemon.json>)');
     if (!tokenMatches(c.req.header('authorization'), deps.token)) return fail(c, 'unauthorized', 'wrong bearer token');
+    deps.onRequest?.();
     await next();
   });
   app.use(
@@ -117,11 +124,27 @@ export function createApi(deps: ApiDeps): Hono {
     return parsed.ok ? parsed.value : fail(c, 'invalid-request', parsed.message);
   };
 
-  /** Queries on an index still being built for the first time would answer "nothing" or a fraction: say why instead. */
-  const notReady = (c: Context): Response | null =>
-    deps.building() && c.req.header(PARTIAL_HEADER) === undefined
-      ? fail(c, 'index-building', `the index is still being built (${deps.progressText()}); try again shortly`)
-      : null;
+  /**
+   * Queries on an index no whole-repository run has finished on (a first build, or one cut short) would answer
+   * "nothing" or a fraction: say why instead, unless the client asked for what is indexed so far.
+   */
+  const notReady = (c: Context): Response | null => {
+    const state = deps.completeness();
+    if (state.complete || c.req.header(PARTIAL_HEADER) !== undefined) return null;
+    return fail(c, 'index-building', `the index is still being built (${buildText(state.progress)}); try again shortly`);
+  };
+
+  /**
+   * A query's answer, saying whether the index it came from is complete: the `X-Allot-Complete` header always;
+   * until complete, `X-Allot-Progress` and, on object answers, `complete: false` with `progress`.
+   */
+  const answer = (c: Context, value: object): Response => {
+    const state = deps.completeness();
+    c.header(COMPLETE_HEADER, String(state.complete));
+    if (state.complete) return jsonOnce(c, value);
+    c.header(PROGRESS_HEADER, buildText(state.progress));
+    return jsonOnce(c, Array.isArray(value) ? value : { ...value, complete: false, progress: state.progress });
+  };
 
   const deadline = deps.queryTimeoutMs ?? queryTimeoutMs();
   /** Runs a query under the watchdog (`watched: false` for one bounded by a remote model's own timeouts) and counts it. */
@@ -153,7 +176,7 @@ export function createApi(deps: ApiDeps): Hono {
     counted('search', async () => {
       const req = await body(c, parseSearchRequest);
       if (req instanceof Response) return req;
-      return notReady(c) ?? jsonOnce(c, await deps.queries.search(req.query, req.k, req.retrieval));
+      return notReady(c) ?? answer(c, await deps.queries.search(req.query, req.k, req.retrieval));
     }),
   );
 
@@ -161,7 +184,7 @@ export function createApi(deps: ApiDeps): Hono {
     counted('context', async () => {
       const req = await body(c, parseContextRequest);
       if (req instanceof Response) return req;
-      return notReady(c) ?? jsonOnce(c, await deps.queries.context(req.query, req.options, req.retrieval, req.session));
+      return notReady(c) ?? answer(c, await deps.queries.context(req.query, req.options, req.retrieval, req.session));
     }),
   );
 
@@ -169,7 +192,7 @@ export function createApi(deps: ApiDeps): Hono {
     counted('inventory', async () => {
       const req = await body(c, parseInventoryRequest);
       if (req instanceof Response) return req;
-      return notReady(c) ?? c.json(await deps.queries.inventory(req.issue, req.tokenizer));
+      return notReady(c) ?? answer(c, await deps.queries.inventory(req.issue, req.tokenizer));
     }),
   );
 
@@ -180,7 +203,7 @@ export function createApi(deps: ApiDeps): Hono {
       const ready = notReady(c);
       if (ready) return ready;
       try {
-        return c.json(await selectForRequest(deps.queries, req));
+        return answer(c, await selectForRequest(deps.queries, req));
       } catch (err) {
         if (err instanceof BadSearch) return fail(c, 'invalid-request', err.message);
         throw err;
@@ -195,7 +218,7 @@ export function createApi(deps: ApiDeps): Hono {
       const ready = notReady(c);
       if (ready) return ready;
       try {
-        return c.json(await deps.queries.arbitrate(req.default, req.alternative, req.language, req.target));
+        return answer(c, await deps.queries.arbitrate(req.default, req.alternative, req.language, req.target));
       } catch (err) {
         if (err instanceof ArbitrateError) return fail(c, 'invalid-request', err.message);
         throw err;
@@ -208,7 +231,7 @@ export function createApi(deps: ApiDeps): Hono {
       const id = ObjectIdSchema.safeParse(c.req.param('id'));
       if (!id.success) return fail(c, 'invalid-request', id.error.issues[0]?.message ?? 'bad object id');
       const found = await deps.queries.object(id.data);
-      return found ? c.json(found) : fail(c, 'not-found', `no object ${id.data} in the index`);
+      return found ? answer(c, found) : fail(c, 'not-found', `no object ${id.data} in the index`);
     }),
   );
 
@@ -216,7 +239,7 @@ export function createApi(deps: ApiDeps): Hono {
     counted('objects', async () => {
       const q = parseObjectLookup(c.req.query('path'), c.req.query('name'));
       if (!q.ok) return fail(c, 'invalid-request', q.message);
-      return c.json(await deps.queries.findObjects(q.value.path, q.value.name));
+      return answer(c, await deps.queries.findObjects(q.value.path, q.value.name));
     }),
   );
 
@@ -226,7 +249,32 @@ export function createApi(deps: ApiDeps): Hono {
       if (!p.ok) return fail(c, 'forbidden-path', p.message);
       const found = await deps.queries.file(p.value);
       if (found === 'forbidden') return fail(c, 'forbidden-path', `${p.value} leads outside the repository`);
-      return found ? c.json(found) : fail(c, 'not-found', `${p.value} is not an indexed file`);
+      return found ? answer(c, found) : fail(c, 'not-found', `${p.value} is not an indexed file`);
+    }),
+  );
+
+  /** A query route: a validated JSON body, refused while the index is not complete (unless partial), answered. */
+  const queryRoute = <T>(route: string, kind: QueryKind, parse: (b: unknown) => Parsed<T>, run: (req: T) => object | Promise<object>) =>
+    app.post(route, (c) =>
+      counted(kind, async () => {
+        const req = await body(c, parse);
+        if (req instanceof Response) return req;
+        return notReady(c) ?? answer(c, await run(req));
+      }),
+    );
+
+  // The symbol tools: one engine function each, as the MCP tools of the same names.
+  queryRoute('/v1/symbols', 'symbols', parseSymbolRequest, (req) => deps.queries.findSymbol(req));
+  queryRoute('/v1/references', 'references', parseReferencesRequest, (req) => deps.queries.findReferences(req));
+  queryRoute('/v1/outline', 'outline', parseOutlineRequest, (req) => deps.queries.outline(req.path));
+  queryRoute('/v1/files/read', 'read', parseReadFileRequest, (req) => deps.queries.readFile(req));
+
+  // Continue cannot show an error answer: an index still being built answers what it has, with a note item first.
+  app.post('/v1/continue', (c) =>
+    counted('continue', async () => {
+      const req = await body(c, parseContinueRequest);
+      if (req instanceof Response) return req;
+      return answer(c, await deps.queries.continueItems(req));
     }),
   );
 
@@ -245,11 +293,18 @@ export function createApi(deps: ApiDeps): Hono {
     });
   });
 
-  for (const route of ['/v1/status', '/v1/search', '/v1/context', '/v1/inventory', '/v1/files/select', '/v1/arbitrate', '/v1/objects', '/v1/objects/:id', '/v1/files', '/v1/events']) {
+  const routes = [
+    '/v1/status', '/v1/search', '/v1/context', '/v1/inventory', '/v1/files/select', '/v1/arbitrate', '/v1/objects', '/v1/objects/:id', '/v1/files',
+    '/v1/events', '/v1/symbols', '/v1/references', '/v1/outline', '/v1/files/read', '/v1/continue',
+  ];
+  for (const route of routes) {
     app.all(route, (c) => fail(c, 'method-not-allowed', `${c.req.method} is not allowed on ${new URL(c.req.url).pathname}`));
   }
   app.notFound((c) => fail(c, 'not-found', `no such endpoint: ${c.req.method} ${new URL(c.req.url).pathname}`));
-  app.onError((err, c) => fail(c, err instanceof RetrievalError ? 'invalid-request' : 'internal', err.message));
+  app.onError((err, c) => {
+    if (err instanceof QueryError) return fail(c, err.code, err.message);
+    return fail(c, err instanceof RetrievalError ? 'invalid-request' : 'internal', err.message);
+  });
   return app;
 }
 

@@ -53,6 +53,13 @@ export function newToken(): string {
   return crypto.randomBytes(32).toString('base64url');
 }
 
+/** A token a user chose (`ALLOT_TOKEN`): long and plain enough to be a bearer token; null when unset. */
+export function chosenToken(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  if (!/^[A-Za-z0-9._~+/=-]{32,512}$/.test(value)) throw new Error('ALLOT_TOKEN must be 32 to 512 characters of letters, digits and ._~+/=- (e.g. `openssl rand -base64 32`)');
+  return value;
+}
+
 /** Writes `daemon.json` (mode 0600) through a temporary file and a rename, in a private `.allot/`, never through a link. */
 export function writeDaemonInfo(file: string, info: DaemonInfo): void {
   DaemonInfoSchema.parse(info);

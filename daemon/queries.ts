@@ -32,7 +32,36 @@ import type { QueryEmbedder } from '../indexer/retrieve/dense.ts';
 import { storeObjectSource } from '../indexer/store/object-source.ts';
 import type { DB } from '../indexer/store/open.ts';
 import { fiberObjects, fileText, getObjects, indexedFileInfo, objectReferences, objectViews } from './store-reads.ts';
-import type { FileResponse, ObjectResponse } from './types.ts';
+import type { BuildProgress, ContextAnswer, FileResponse, ObjectResponse, OutlineAnswer, ReadFileAnswer, ReferencesAnswer } from './types.ts';
+import { budgetShortfall } from '../allocator/shortfall.ts';
+import { getTokenizer } from '../indexer/tokenizer.ts';
+import { findSymbols, type SymbolAnswer, type SymbolQuery } from '../indexer/retrieve/symbols.ts';
+import { referencesTo, type ReferenceFilter } from '../indexer/store/references.ts';
+import { fileOutline } from '../indexer/store/outline.ts';
+import { linesWithin } from '../indexer/store/file-lines.ts';
+import { fullBuildDone } from '../indexer/store/full-build.ts';
+import { MAX_REFERENCE_TARGETS } from './symbol-requests.ts';
+import { continueAnswer, type ContinueItem, type ContinueRequestParsed } from './continue.ts';
+
+import { QueryError } from './query-error.ts';
+
+export { QueryError };
+
+/** Whether the index is complete (a whole-repository run has finished on it), and how far it is when not. */
+export type Completeness = { complete: true } | { complete: false; progress: BuildProgress };
+
+/**
+ * Whether the index of `db` is complete, reading the flag until it is set (it is never cleared), with the progress
+ * `buildProgress` reports while it is not.
+ */
+export function completenessOf(db: DB, buildProgress?: () => BuildProgress | null): () => Completeness {
+  let complete = false;
+  return () => {
+    complete ||= fullBuildDone(db);
+    if (complete) return { complete: true };
+    return { complete: false, progress: buildProgress?.() ?? { phase: 'starting', done: 0, total: 0 } };
+  };
+}
 
 export interface QueryEngine {
   search(query: string, k: number, retrieval?: RetrievalOptions): Promise<SearchHit[]>;
@@ -40,7 +69,7 @@ export interface QueryEngine {
    * Object allocation. With a `session` id, objects the session was already sent whole and unchanged get no
    * budget: they are listed in `alreadyShown` instead.
    */
-  context(query: string, options: AllocateOptions, retrieval?: RetrievalOptions, session?: string): Promise<Allocation>;
+  context(query: string, options: AllocateOptions, retrieval?: RetrievalOptions, session?: string): Promise<ContextAnswer>;
   /** The path inventory for an issue (`allot inventory`). */
   inventory(issue: string, tokenizer?: TokenizerName): Inventory;
   /** Exact whole files for an issue (`allot files`); with a `session`, files it already has unchanged are named, not shown. */
@@ -56,6 +85,18 @@ export interface QueryEngine {
   hasFiles(): boolean;
   /** Brings the structure structural queries read up to date with the index now, so the next query does not have to. */
   follow(): void;
+  /** Whether a whole-repository run has finished on the index; until then answers cover part of the repository. */
+  completeness(): Completeness;
+  /** `find_symbol`: objects by name or qualified name (exact, then prefix, then identifier parts). */
+  findSymbol(q: SymbolQuery): SymbolAnswer;
+  /** `find_references`: the resolved uses of an object (by id, or by name and optionally its file). */
+  findReferences(q: { id?: string; name?: string; path?: string; kinds?: ReferenceFilter[]; limit: number }): ReferencesAnswer;
+  /** `file_outline`: a file's objects as a tree. */
+  outline(path: string): OutlineAnswer;
+  /** `read_file`: lines of an indexed file, verbatim, within a token budget. */
+  readFile(q: { path: string; startLine?: number; endLine?: number; budget: number; tokenizer: TokenizerName }): ReadFileAnswer;
+  /** `POST /v1/continue`: an allocation as Continue's context items, after notes on an incomplete index or a small budget. */
+  continueItems(req: ContinueRequestParsed): Promise<ContinueItem[]>;
 }
 
 /** The engine's methods answered now or later: the engine itself, or query threads in front of it. */
@@ -83,10 +124,38 @@ export function answerKey(kind: 'search' | 'context', query: string, shape: unkn
 export interface QueryEngineOptions {
   /** Keep answers to repeated queries until the index changes (default true; query threads leave it to the main thread). */
   answerCache?: boolean;
+  /** How far the running first build is (an in-process one's); null when nothing is running. */
+  buildProgress?: () => BuildProgress | null;
 }
 
 export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions = {}): QueryEngine {
   const anyFile = db.prepare('SELECT EXISTS (SELECT 1 FROM files) AS n').pluck();
+  const completeness = completenessOf(db, opts.buildProgress);
+  /** The file a query comes from must be one of the repository's: indexed, or a regular file inside it. */
+  const checkPath = (rel: string | undefined) => {
+    if (rel === undefined || indexedFileInfo(db, rel)) return;
+    let file = false;
+    try {
+      file = fs.lstatSync(path.join(repo, rel)).isFile() && !escapesRepo(repo, rel);
+    } catch {
+      /* absent */
+    }
+    if (!file) throw new QueryError('invalid-request', `path: ${rel} is not a file of the repository ${repo} (give a repository-relative path of an existing file)`);
+  };
+  /** An indexed file's row, or the reason it cannot be read. */
+  const indexed = (rel: string) => {
+    const info = indexedFileInfo(db, rel);
+    if (!info) {
+      const onDisk = fs.existsSync(path.join(repo, rel));
+      throw new QueryError('not-found', `${rel} is not an indexed file of ${repo}${onDisk ? ' (it exists, but is not indexed: ignored, binary, too large, or not indexed yet)' : ' (no such file)'}`);
+    }
+    if (escapesRepo(repo, rel)) throw new QueryError('forbidden-path', `${rel} leads outside the repository`);
+    return info;
+  };
+  const withWarnings = (allocation: Allocation, source: ReturnType<typeof storeObjectSource>): ContextAnswer => {
+    const warnings = budgetShortfall(allocation, source, getTokenizer(allocation.tokenizer));
+    return warnings.length ? { ...allocation, warnings } : allocation;
+  };
   const sessions = createSessions();
   // The file source builds term statistics on first use: keep one per index generation.
   let files: { key: string; source: ReturnType<typeof storeFileSource> } | null = null;
@@ -96,13 +165,14 @@ export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions
     return files.source;
   };
   // Repeated queries on an unchanged index are answered from memory (sessions never are: they change what is sent).
-  const answers = createResultCache<SearchHit[] | Allocation>(opts.answerCache === false ? 0 : 256);
+  const answers = createResultCache<SearchHit[] | ContextAnswer>(opts.answerCache === false ? 0 : 256);
   const indexState = () => {
     const s = answerState(db);
     return `${s.generation}:${s.structure}:${s.vectors ?? ''}`;
   };
-  return {
+  const engine: QueryEngine = {
     async search(query, k, r = {}) {
+      checkPath(r.path);
       const state = indexState();
       const key = answerKey('search', query, k, r);
       const hit = answers.get(state, key);
@@ -115,23 +185,24 @@ export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions
     },
     // A fresh object source per query: it memoises file lines, which a later batch may change.
     async context(query, options, r = {}, session) {
+      checkPath(r.path);
       const state = indexState();
       const key = answerKey('context', query, options, r);
       if (session === undefined) {
         const hit = answers.get(state, key);
-        if (hit) return hit as Allocation;
+        if (hit) return hit as ContextAnswer;
       }
       const source = storeObjectSource(db);
       const retriever = await retrieverFor(db, r.retriever, { path: r.path, rrfK: r.rrfK });
       await retriever.prepare?.(query);
       if (session === undefined) {
-        const allocation = buildContext(query, retriever, source, options);
+        const allocation = withWarnings(buildContext(query, retriever, source, options), source);
         answers.set(state, key, allocation);
         return allocation;
       }
       const memory = sessions.get(session);
       const filtered = withoutShown(retriever, memory.objects, source, options.slots.core + options.slots.companion);
-      const allocation = buildContext(query, filtered.retriever, source, options);
+      const allocation = withWarnings(buildContext(query, filtered.retriever, source, options), source);
       for (const [id, digest] of shownObjects(allocation, source)) memory.objects.set(id, digest);
       return { ...allocation, alreadyShown: filtered.alreadyShown() };
     },
@@ -172,7 +243,47 @@ export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions
     },
     hasFiles: () => anyFile.get() === 1,
     follow: () => void structureOf(db),
+    completeness,
+    findSymbol: (q) => findSymbols(db, q),
+    findReferences(q) {
+      let targets;
+      if (q.id) {
+        const o = getObjects(db, [q.id]).get(q.id);
+        if (!o) throw new QueryError('not-found', `no object ${q.id} in the index (it may have changed: look it up again with find_symbol)`);
+        targets = [{ id: o.id, name: o.name, qualifiedName: o.qualifiedName, kind: o.kind, path: o.path, startLine: o.startLine, endLine: o.endLine, signature: o.signature, match: 'exact' as const }];
+      } else {
+        if (q.path) indexed(q.path);
+        const found = findSymbols(db, { name: q.name!, path: q.path, limit: MAX_REFERENCE_TARGETS });
+        targets = found.matches.filter((m) => m.match === 'exact');
+        if (!targets.length) {
+          const near = found.matches.slice(0, 5).map((m) => m.qualifiedName);
+          throw new QueryError('not-found', `no object named ${q.name}${q.path ? ` in ${q.path}` : ''}${near.length ? ` (similar: ${near.join(', ')})` : ''}`);
+        }
+      }
+      return { targets, ...referencesTo(db, targets.map((t) => t.id), { kinds: q.kinds, limit: q.limit }) };
+    },
+    outline(rel) {
+      const info = indexed(rel);
+      const o = fileOutline(db, rel);
+      return { path: rel, language: info.language, lineCount: info.lineCount, count: o?.count ?? 0, objects: o?.objects ?? [] };
+    },
+    readFile(q) {
+      const info = indexed(q.path);
+      const text = fileText(db, q.path);
+      if (text === null) throw new QueryError('not-found', `${q.path} is not an indexed file of ${repo}`);
+      try {
+        const lines = linesWithin(text, q.startLine ?? 1, q.endLine ?? Number.MAX_SAFE_INTEGER, q.budget, getTokenizer(q.tokenizer));
+        return { path: q.path, language: info.language, budget: q.budget, tokenizer: q.tokenizer, ...lines };
+      } catch (err) {
+        if (err instanceof RangeError) throw new QueryError('invalid-request', `${err.message}: ${q.path}`);
+        throw err;
+      }
+    },
+    continueItems(req) {
+      return continueAnswer(req, { repo, completeness: completeness(), context: (q, o, r, session) => engine.context(q, o, r, session) });
+    },
   };
+  return engine;
 }
 
 /**

@@ -13,6 +13,7 @@ import { RetrievalError } from '../indexer/retrieve/select.ts';
 import { StoreError } from '../indexer/store/open.ts';
 import { workerBoot } from '../indexer/worker-boot.ts';
 import type { AnswerState, QueryEngine } from './queries.ts';
+import { QueryError } from './query-error.ts';
 import type { QueryMessage, QueryMethod, QueryRequest, QueryWorkerInit, ThrownError } from './query-worker.ts';
 
 const WORKER_BOOT = workerBoot(import.meta.url, './query-worker');
@@ -45,6 +46,7 @@ function rebuilt(e: ThrownError): Error {
     e.name === 'RetrievalError' ? new RetrievalError(e.message) :
     e.name === 'ArbitrateError' ? new ArbitrateError(e.message) :
     e.name === 'StoreError' ? new StoreError(e.message, (e.code ?? 'io') as StoreError['code']) :
+    e.name === 'QueryError' ? new QueryError((e.code ?? 'invalid-request') as QueryError['code'], e.message) :
     // SQLite's own errors keep their code: the API tells a damaged index (503) from a bug (500) by it.
     Object.assign(new Error(e.message), { name: e.name, ...(e.code ? { code: e.code } : {}) });
   return err;

@@ -23,10 +23,18 @@ export const MAX_QUERY_CHARS = 10_000;
 export const MAX_K = 10_000;
 export const MAX_PATH_CHARS = 4096;
 
+/** A repository-relative path (see `parseFilePath`), normalised. */
+export const RepoPathSchema = z.string().max(MAX_PATH_CHARS).transform((raw, ctx) => {
+  const p = parseFilePath(raw);
+  if (p.ok) return p.value;
+  ctx.addIssue({ code: 'custom', message: `${p.message} (got ${JSON.stringify(raw.slice(0, 200))})` });
+  return z.NEVER;
+});
+
 /** How to retrieve, as `--retriever` and `--path` say it on the command line. */
 const retrieval = {
   retriever: z.enum(RETRIEVER_NAMES).optional(),
-  path: z.string().max(MAX_PATH_CHARS).optional(),
+  path: RepoPathSchema.optional(),
   rrfK: z.number().int().min(1).max(1000).optional(),
 };
 
@@ -57,7 +65,7 @@ function describe(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
 }
 
-function parseWith<S extends z.ZodType>(schema: S, body: unknown): Parsed<z.output<S>> {
+export function parseWith<S extends z.ZodType>(schema: S, body: unknown): Parsed<z.output<S>> {
   const r = schema.safeParse(body);
   return r.success ? { ok: true, value: r.data } : { ok: false, message: describe(r.error) };
 }
@@ -144,7 +152,7 @@ export const ObjectIdSchema = z.string().regex(/^[0-9a-f]{16}$/, 'object ids are
  * any lookup.
  */
 export function parseFilePath(raw: string | undefined): Parsed<string> {
-  if (raw === undefined || raw === '') return { ok: false, message: 'missing ?path=' };
+  if (raw === undefined || raw === '') return { ok: false, message: 'missing path' };
   if (raw.length > MAX_PATH_CHARS) return { ok: false, message: `path too long (over ${MAX_PATH_CHARS} characters)` };
   if (raw.includes('\0')) return { ok: false, message: 'path contains a NUL byte' };
   if (raw.includes('\\')) return { ok: false, message: 'path must use / separators' };

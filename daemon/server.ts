@@ -57,7 +57,8 @@ export async function listen(app: Hono, where: { port?: number; socket?: string 
         const timer = setTimeout(() => server.closeAllConnections(), graceMs);
         server.close(() => {
           clearTimeout(timer);
-          if (where.socket) fs.rmSync(where.socket, { force: true });
+          // only our socket: whatever else took its place is left alone
+          if (where.socket && fs.lstatSync(where.socket, { throwIfNoEntry: false })?.isSocket()) fs.rmSync(where.socket);
           resolve();
         });
         server.closeIdleConnections();

@@ -26,13 +26,19 @@ import { createIgnoreMatcher } from './ignore-rules.ts';
 import { createIndexThread, type IndexThreadHooks, type JobOutcome } from './index-thread.ts';
 import { acquirePidFile, releasePidFile } from './lifecycle.ts';
 import { poolAnswers } from './answers.ts';
+import { completenessOf } from './queries.ts';
 import { createQueryPool, type QueryPool } from './query-pool.ts';
 import { createIndexQueue, type IndexJob, type IndexQueue } from './queue.ts';
 import { listen, type Listening } from './server.ts';
 import { idleCollector } from './idle-gc.ts';
-import { countQuery, denseFromStore, initialState, progressText, recordBatch, recordEmbedding, recordEmbeddingFailure, recordError, recordFailure, snapshot } from './status.ts';
+import {
+  countQuery, denseFromStore, initialState, recordBatch, recordBuildProgress, recordComplete, recordEmbedding, recordEmbeddingFailure,
+  recordError, recordFailure, snapshot,
+} from './status.ts';
+import { idleExit, type IdleExit } from './idle-exit.ts';
+import { fullBuildDone } from '../indexer/store/full-build.ts';
 import { activeDenseModel, countEmbedded } from '../indexer/store/embeddings.ts';
-import type { DaemonStatus } from './types.ts';
+import type { BuildProgress, DaemonStatus } from './types.ts';
 import { watchRepository, type RepoWatcher } from './watcher.ts';
 
 export interface ServeOptions {
@@ -49,6 +55,14 @@ export interface ServeOptions {
   /** Query threads (default: one per core, 2 to 4). */
   queryThreads?: number;
   log?: (line: string) => void;
+  /**
+   * The bearer token, when it must stay the same across restarts (`ALLOT_TOKEN`: a client configured once, such as
+   * Continue's HTTP context provider); a fresh random one otherwise.
+   */
+  token?: string;
+  /** Stop once no request has arrived for this long (`--idle-exit MINUTES`); `onIdleExit` is then called. */
+  idleExitMs?: number;
+  onIdleExit?: () => void;
 }
 
 export interface RunningDaemon {
@@ -110,6 +124,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
   let retryTimer: NodeJS.Timeout | null = null;
   let recycleTimer: NodeJS.Timeout | null = null;
   let stopping = false;
+  let stopIdle = () => {};
   const events = createEventBus();
   const step = async (what: string, fn: () => unknown) => {
     try {
@@ -120,6 +135,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
   };
   const shutdown = async () => {
     stopping = true;
+    stopIdle();
     if (retryTimer) clearTimeout(retryTimer);
     if (recycleTimer) clearTimeout(recycleTimer);
     batcher?.close();
@@ -148,12 +164,16 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
     // Queries run on threads of their own; the main thread routes them and serves repeated answers from memory.
     pool = createQueryPool({ repo, db: opts.db }, opts.queryThreads);
     await pool.start();
-    const queries = poolAnswers(pool, db);
+    // Whether the index is complete is the daemon's own state: read here, with the progress from the state below.
+    let buildProgress: () => BuildProgress | null = () => null;
+    const completeness = completenessOf(db, () => buildProgress());
+    const queries = poolAnswers(pool, db, { repo, completeness });
     const denseNow = () => {
       const model = activeDenseModel(db);
       return denseFromStore(model, model ? countEmbedded(db, model) : null);
     };
-    const state = initialState(storeCounts(db), denseNow(), cacheStats(db));
+    // Complete only once a whole-repository run has finished on this index, whatever it holds.
+    const state = initialState(storeCounts(db), denseNow(), fullBuildDone(db), cacheStats(db));
     let embedStarted: { at: number; done: number } | null = null;
     onEmbedding = (m) => {
       if (m.type === 'embedding-failed') {
@@ -171,8 +191,9 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       const seconds = (performance.now() - embedStarted.at) / 1000;
       recordEmbedding(state, m, seconds > 0 ? (m.done - embedStarted.done) / seconds : null);
     };
-    // A brand-new index answers 'index-building' until its first run is done; an existing one answers (slightly stale) while it catches up.
-    let building = state.counts.files === 0;
+    // An index no whole-repository run has finished on answers 'index-building' (or, to a client that asks for
+    // what is indexed so far, `complete: false`) until one does; a complete one answers (slightly stale) while it catches up.
+    buildProgress = () => state.indexing.build;
     let retries = 0;
 
     const fixed = { version: DAEMON_VERSION, pid: process.pid, nonce: record.nonce!, repo, db: opts.db, startedAt };
@@ -199,6 +220,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       events.publish({ type: 'batch', id: job.id, full: job.full, paths: job.paths.length + job.dirs.length });
       const outcome: JobOutcome = await writer.run(job, (p: IndexProgress) => {
         state.indexing.progress = p;
+        if (job.full) recordBuildProgress(state, p);
         events.publish({ type: 'progress', id: job.id, progress: p });
       });
       state.indexing.progress = null;
@@ -221,10 +243,8 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
         const report = { id: job.id, full: job.full, paths: r.paths.length, parsed: r.parsed, restored: r.restored, removed: r.removed, seconds: r.seconds, finishedAt, error: null };
         recordBatch(state, report);
         retries = 0;
-        if (job.full) {
-          state.indexing.catchingUp = false;
-          building = false;
-        }
+        if (job.full) state.indexing.catchingUp = false;
+        if (!state.indexing.complete && fullBuildDone(db)) recordComplete(state);
         state.indexing.state = 'idle';
         events.publish({ type: 'indexed', report, ...capPaths(r.paths) });
         // The query threads bring their structures up to date now, not in the next query.
@@ -339,22 +359,23 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       );
       watcher = w;
     }
-    const token = newToken();
+    const token = opts.token ?? newToken();
     const idleGc = idleCollector();
+    let idle: IdleExit | null = null;
     const api = createApi({
       token,
       maxBodyBytes: MAX_BODY_BYTES,
       status,
       queries,
       events,
-      building: () => building,
+      completeness,
       failure: () => (state.health.state === 'failed' ? state.health.reason : null),
       onDamage: (err) => markFailed((sqliteFault(opts.db, err) ?? (err as Error)).message),
-      progressText: () => progressText(state.indexing),
       countQuery: (kind, ok) => {
         countQuery(state, kind, ok);
         idleGc.touch();
       },
+      onRequest: () => idle?.touch(),
     });
     server = await listen(api, { port: opts.port, socket: opts.socket });
     const info: DaemonInfo = {
@@ -366,6 +387,15 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
 
     startWatcher();
     fences.submit({ full: true });
+    if (opts.idleExitMs) {
+      const minutes = opts.idleExitMs / 60_000;
+      idle = idleExit(opts.idleExitMs, () => events.subscribers() > 0, () => {
+        log(`no request for ${minutes} minute(s) (--idle-exit): stopping`);
+        opts.onIdleExit?.();
+      });
+      stopIdle = () => idle?.stop();
+      state.idleExit = { minutes, deadline: () => idle!.deadline() };
+    }
 
     let stopped: Promise<void> | null = null;
     return {

@@ -6,7 +6,8 @@
  */
 import type { StoreCounts } from '../indexer/store/read.ts';
 import type { QueryKind } from './api.ts';
-import type { BatchReport, DaemonStatus, DenseStatus, IndexingState, PendingWork, WatcherState } from './types.ts';
+import type { IndexProgress } from '../indexer/index-repository.ts';
+import type { BatchReport, BuildProgress, DaemonStatus, DenseStatus, IndexingState, PendingWork, WatcherState } from './types.ts';
 
 export interface DaemonState {
   indexing: IndexingState;
@@ -17,6 +18,8 @@ export interface DaemonState {
   lastError: DaemonStatus['lastError'];
   dense: DenseStatus;
   health: DaemonStatus['health'];
+  /** Set with `--idle-exit`: the quiet minutes after which the daemon stops, and when that will be. */
+  idleExit?: { minutes: number; deadline(): string };
 }
 
 /** Dense retrieval as the store has it: off, or a model with so many objects embedded. */
@@ -41,14 +44,19 @@ export function recordEmbeddingFailure(state: DaemonState, message: string): voi
   state.dense = { ...state.dense, state: 'failed', rate: null, reason: message };
 }
 
-export function initialState(counts: StoreCounts, dense: DenseStatus = denseFromStore(null, null), cache: DaemonStatus['cache'] = { entries: 0, bytes: 0, maxBytes: 0 }): DaemonState {
+export function initialState(counts: StoreCounts, dense: DenseStatus = denseFromStore(null, null), complete = true, cache: DaemonStatus['cache'] = { entries: 0, bytes: 0, maxBytes: 0 }): DaemonState {
   return {
     dense,
     cache,
-    indexing: { state: 'starting', catchingUp: true, progress: null, batches: 0, lastBatch: null },
+    indexing: {
+      state: 'starting', catchingUp: true, complete, build: complete ? null : { phase: 'starting', done: 0, total: 0 }, progress: null, batches: 0, lastBatch: null,
+    },
     watcher: { state: 'starting', events: 0, error: null },
     counts,
-    queries: { served: 0, search: 0, context: 0, objects: 0, files: 0, arbitrate: 0, inventory: 0, select: 0, errors: 0 },
+    queries: {
+      served: 0, search: 0, context: 0, objects: 0, files: 0, arbitrate: 0, inventory: 0, select: 0, symbols: 0, references: 0, outline: 0, read: 0, continue: 0,
+      errors: 0,
+    },
     lastError: null,
     health: { state: 'ok', reason: null },
   };
@@ -98,19 +106,37 @@ export function snapshot(
     uptimeSeconds: Math.round((now.getTime() - fixed.startedAt.getTime()) / 100) / 10,
     index: { ...state.counts, filesByLanguage: { ...state.counts.filesByLanguage } },
     cache: { ...state.cache },
-    indexing: { ...state.indexing, progress: state.indexing.progress && { ...state.indexing.progress } },
+    indexing: { ...state.indexing, progress: state.indexing.progress && { ...state.indexing.progress }, build: state.indexing.build && { ...state.indexing.build } },
     pending,
     watcher: { ...state.watcher },
     queries: { ...state.queries },
     dense: { ...state.dense },
     health: { ...state.health },
     lastError: state.lastError && { ...state.lastError },
+    idleExit: state.idleExit ? { minutes: state.idleExit.minutes, exitsAt: state.idleExit.deadline() } : null,
   };
 }
 
-/** `parse 120/1496`, `resolve`, or `starting` for messages. */
-export function progressText(indexing: IndexingState): string {
-  const p = indexing.progress;
-  if (!p) return indexing.state;
-  return p.total ? `${p.phase} ${p.done}/${p.total} files` : p.phase;
+/** A whole-repository run's progress as files through the run, of all it found (the resolve phase keeps the count). Pure. */
+export function nextBuildProgress(prev: BuildProgress, p: IndexProgress): BuildProgress {
+  if (p.phase === 'parse' || p.phase === 'done') return { phase: p.phase, done: p.done, total: p.total };
+  return { phase: p.phase, done: p.phase === 'resolve' ? prev.total : 0, total: prev.total };
+}
+
+/** Progress of the running whole-repository run while the index is not complete. */
+export function recordBuildProgress(state: DaemonState, p: IndexProgress): void {
+  const b = state.indexing.build;
+  if (!state.indexing.complete && b) state.indexing.build = nextBuildProgress(b, p);
+}
+
+/** The index became complete: a whole-repository run finished. */
+export function recordComplete(state: DaemonState): void {
+  state.indexing.complete = true;
+  state.indexing.build = null;
+}
+
+/** `parse 454/5000 files`, or `starting` before files are counted, for messages about an incomplete index. */
+export function buildText(p: BuildProgress): string {
+  if (!p.total) return p.phase === 'starting' ? 'starting' : `${p.phase}, files not counted yet`;
+  return `${p.phase} ${p.done}/${p.total} files`;
 }

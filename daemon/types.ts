@@ -8,6 +8,10 @@ import type { Allocation } from '../allocator/types.ts';
 import type { IndexProgress } from '../indexer/index-repository.ts';
 import type { SearchHit } from '../indexer/retrieve/search.ts';
 import type { CodeObject, Reference, View } from '../indexer/types.ts';
+import type { SymbolMatch } from '../indexer/retrieve/symbols.ts';
+import type { ReferenceSite } from '../indexer/store/references.ts';
+import type { OutlineNode } from '../indexer/store/outline.ts';
+import type { FileLines } from '../indexer/store/file-lines.ts';
 
 export type { Allocation, SearchHit };
 export type { ArbitrateRequest, ContextRequest, FilesSelectRequest, InventoryRequest, SearchRequest } from './requests.ts';
@@ -15,12 +19,39 @@ export type { FileSelection } from '../allocator/files/types.ts';
 export type { Inventory } from '../allocator/files/inventory.ts';
 export type { Arbitration } from '../allocator/arbitrate/types.ts';
 export type { DaemonInfo } from './config.ts';
+export type { SymbolAnswer, SymbolMatch } from '../indexer/retrieve/symbols.ts';
+export type { ReferenceSite } from '../indexer/store/references.ts';
+export type { OutlineNode } from '../indexer/store/outline.ts';
+export type { OutlineRequest, ReadFileRequest, ReferencesRequest, SymbolRequest } from './symbol-requests.ts';
+export type { ContinueItem, ContinueRequest } from './continue.ts';
 
 /**
  * A request carrying this header (any value) is answered from what is indexed even while a brand-new index is
  * still being built, instead of the `index-building` error.
  */
 export const PARTIAL_HEADER = 'x-allot-partial';
+
+/**
+ * Every query answer carries this header: `true`, or `false` until a whole-repository run has finished on the
+ * index once (a first build, or one cut short by a kill and not yet resumed to its end). With `false`, the
+ * answer covers only the files indexed so far, `X-Allot-Progress` says how far (`parse 454/5000 files`) and
+ * answers that are JSON objects also carry `complete: false` and `progress`.
+ */
+export const COMPLETE_HEADER = 'x-allot-complete';
+export const PROGRESS_HEADER = 'x-allot-progress';
+
+/** How far a first build is: the files its whole-repository run has been through, of all it found. */
+export interface BuildProgress {
+  phase: 'starting' | 'discover' | 'parse' | 'resolve' | 'done';
+  done: number;
+  total: number;
+}
+
+/** What an answer from an index that is not complete yet carries. */
+export interface Incomplete {
+  complete: false;
+  progress: BuildProgress;
+}
 
 /** Every error the API returns has this body, with a matching HTTP status. */
 export interface ApiErrorBody {
@@ -54,6 +85,13 @@ export interface IndexingState {
   state: 'starting' | 'catching-up' | 'indexing' | 'idle' | 'failed';
   /** True until the start-up run has finished once: results may still be incomplete. */
   catchingUp: boolean;
+  /**
+   * Whether a whole-repository run has ever finished on this index (kept in the index, so a first build killed
+   * half-way stays incomplete after a restart until a run finishes). Until then answers carry `complete: false`.
+   */
+  complete: boolean;
+  /** While not complete: how far the running whole-repository run is; null once complete. */
+  build: BuildProgress | null;
   /** The running batch's progress, or null when idle. */
   progress: IndexProgress | null;
   /** Batches run since start (the start-up run included). */
@@ -125,11 +163,16 @@ export interface DaemonStatus {
   indexing: IndexingState;
   pending: PendingWork;
   watcher: WatcherState;
-  queries: { served: number; search: number; context: number; objects: number; files: number; arbitrate: number; inventory: number; select: number; errors: number };
+  queries: {
+    served: number; search: number; context: number; objects: number; files: number; arbitrate: number; inventory: number; select: number;
+    symbols: number; references: number; outline: number; read: number; continue: number; errors: number;
+  };
   dense: DenseStatus;
   /** `failed` once the index is found damaged (a query or a batch met it): queries answer 503 `index-failed` until it is rebuilt. */
   health: { state: 'ok' | 'failed'; reason: string | null };
   lastError: { message: string; at: string } | null;
+  /** With `--idle-exit MINUTES`: the daemon stops once no request has arrived for that long (at `exitsAt` if none does). */
+  idleExit: { minutes: number; exitsAt: string } | null;
 }
 
 /** `GET /v1/objects/:id`. */
@@ -140,6 +183,33 @@ export interface ObjectResponse {
   views: View[];
   references: { from: Reference[]; to: Reference[] };
 }
+
+/** `POST /v1/references`: the objects looked at and the uses resolved to them. */
+export interface ReferencesAnswer {
+  targets: SymbolMatch[];
+  references: ReferenceSite[];
+  /** Uses that passed the filter, before the limit. */
+  total: number;
+  /** Every use of the targets by kind (`test`: uses from test code). */
+  counts: Record<'call' | 'import' | 'inherit' | 'test', number>;
+  truncated: boolean;
+}
+
+/** `POST /v1/outline`: a file's objects as a tree. */
+export interface OutlineAnswer {
+  path: string;
+  language: string;
+  lineCount: number;
+  /** Objects in the tree (all levels). */
+  count: number;
+  objects: OutlineNode[];
+}
+
+/** `POST /v1/files/read`: lines of an indexed file, verbatim, within a token budget. */
+export type ReadFileAnswer = FileLines & { path: string; language: string; budget: number; tokenizer: string };
+
+/** `POST /v1/context`: the allocation, with what did not fit the budget when something did not. */
+export type ContextAnswer = Allocation & { warnings?: string[] };
 
 /** `GET /v1/files?path=...`: the text as indexed. */
 export interface FileResponse {

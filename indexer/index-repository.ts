@@ -10,6 +10,7 @@ import { openStore, type DB } from './store/open.ts';
 import { storeCounts } from './store/read.ts';
 import { resolveStore, type ResolutionStats } from './store/resolution.ts';
 import { bumpGeneration, fileWriter, getState, setState } from './store/write.ts';
+import { markFullBuild } from './store/full-build.ts';
 import type { IndexSummary, Language, SkipReason } from './types.ts';
 
 export interface IndexProgress {
@@ -213,6 +214,8 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       resolution = resolveStore(db);
     }
     phases.resolve = (performance.now() - mark) / 1000;
+    // A whole-repository run that got here has indexed every file: from now on the index is complete.
+    if (!scope) markFullBuild(db);
     const counts = storeCounts(db);
     // A safety net, never expected to fire: full-text statistics counting other rows than the views would skew BM25.
     const ftsRows = ftsStatistics(db).rows;

@@ -13,20 +13,13 @@ export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
 export type Language = CodeLanguage | 'text';
 
 /** What a canonical code object is. `module` is a source file as an object; `file` a non-code text file. */
-export type ObjectKind =
-  | 'module'
-  | 'file'
-  | 'class'
-  | 'interface'
-  | 'struct'
-  | 'enum'
-  | 'trait'
-  /** A named module inside a file (Ruby `module`, Elixir `defmodule`, OCaml `module M = struct`): a container whose functions stay functions. */
-  | 'namespace'
-  | 'type'
-  | 'function'
-  | 'method'
-  | 'constant';
+export const OBJECT_KINDS = [
+  'module', 'file', 'class', 'interface', 'struct', 'enum', 'trait',
+  // A named module inside a file (Ruby `module`, Elixir `defmodule`, OCaml `module M = struct`): a container whose functions stay functions.
+  'namespace',
+  'type', 'function', 'method', 'constant',
+] as const;
+export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
 /**
  * One rendering of an object. `signature`, `body` and `docstring` come from the
@@ -38,6 +31,10 @@ export type ViewKind = 'signature' | 'body' | 'docstring' | 'callsite' | 'import
 
 /** How one object refers to a name. */
 export type ReferenceKind = 'call' | 'import' | 'inherit';
+
+/** What a reference filter can ask for (`find_references`): a kind of use, or uses from test code. */
+export const REFERENCE_FILTERS = ['call', 'import', 'inherit', 'test'] as const;
+export type ReferenceFilter = (typeof REFERENCE_FILTERS)[number];
 
 /** An object as extraction sees it, before ids are assigned. Lines are 1-based and inclusive. */
 export interface ExtractedObject {

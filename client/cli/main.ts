@@ -53,7 +53,7 @@ export async function buildProgram(argv: string[] = process.argv): Promise<Comma
 
 /** Errors whose message is written for the user: printed as one line, exit 2. By name: a command loads the modules that define them only when it runs. */
 const USER_ERRORS = new Set([
-  'UsageError', 'StoreError', 'OwnFileError', 'ModelError', 'RetrievalError', 'DaemonError', 'DaemonUnreachable', 'NoDaemon', 'DaemonProcessError',
+  'UsageError', 'StoreError', 'OwnFileError', 'ModelError', 'RetrievalError', 'QueryError', 'DaemonError', 'DaemonUnreachable', 'NoDaemon', 'DaemonProcessError',
   'DaemonRunning',
 ]);
 

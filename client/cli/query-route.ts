@@ -7,10 +7,9 @@
  * a query the daemon answers loads neither SQLite nor any retriever here.
  */
 import type { AllocateOptions } from '../../allocator/options.ts';
-import type { Allocation } from '../../allocator/types.ts';
 import type { SearchHit } from '../../indexer/retrieve/search.ts';
 import type { QueryEngine } from '../../daemon/queries.ts';
-import type { DaemonStatus } from '../../daemon/types.ts';
+import type { ContextAnswer, DaemonStatus } from '../../daemon/types.ts';
 import type { RetrievalOptions } from '../../indexer/retrieve/select.ts';
 import type { DB, sqliteFault } from '../../indexer/store/open.ts';
 import { UsageError } from './repo.ts';
@@ -19,7 +18,7 @@ import { createClient, DaemonError, DaemonUnreachable, findDaemon, startDaemonPr
 export interface QueryRoute {
   via: 'daemon' | 'in-process';
   search(query: string, k: number, retrieval?: RetrievalOptions): Promise<SearchHit[]>;
-  context(query: string, options: AllocateOptions, retrieval?: RetrievalOptions): Promise<Allocation>;
+  context(query: string, options: AllocateOptions, retrieval?: RetrievalOptions): Promise<ContextAnswer>;
   /** Why dense retrieval is not part of the answers (no vectors, a model that failed), or null when it is. */
   denseOff(): Promise<string | null>;
   close(): void;
@@ -33,10 +32,14 @@ function inProcess(repo: string, dbFile: string): QueryRoute {
   let db: DB | null = null;
   let opened: Promise<{ engine: QueryEngine; fault: typeof sqliteFault }> | null = null;
   const open = () =>
-    (opened ??= Promise.all([import('../../daemon/queries.ts'), import('../../indexer/store/open.ts')]).then(([{ createQueryEngine }, store]) => ({
-      engine: createQueryEngine((db = store.openStore(dbFile, { readonly: true })), repo),
-      fault: store.sqliteFault,
-    })));
+    (opened ??= Promise.all([import('../../daemon/queries.ts'), import('../../indexer/store/open.ts')]).then(([{ createQueryEngine }, store]) => {
+      const engine = createQueryEngine((db = store.openStore(dbFile, { readonly: true })), repo);
+      // A first build cut short (Ctrl-C, kill -9) left part of the repository: say so before answering from it.
+      if (!engine.completeness().complete && engine.hasFiles()) {
+        process.stderr.write('allot: the index is incomplete (no full indexing run has finished on it): answers cover only the files indexed so far; run `allot index` to complete it\n');
+      }
+      return { engine, fault: store.sqliteFault };
+    }));
   // A damaged index met half-way through a query: the index's words, not SQLite's.
   const answer = async <T>(query: (engine: QueryEngine) => Promise<T>): Promise<T> => {
     const { engine, fault } = await open();

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { Command } from 'commander';
+import { normalizePath } from '../../indexer/paths.ts';
 import { DEFAULT_RETRIEVER, RETRIEVER_NAMES, type RetrieverName } from '../../indexer/retrieve/names.ts';
 import type { RetrievalOptions } from '../../indexer/retrieve/select.ts';
 import { UsageError } from './repo.ts';
@@ -11,13 +13,25 @@ export function withRetrievalFlags(cmd: Command): Command {
     .option('--rrf-k <n>', 'hybrid: the reciprocal-rank fusion constant (default 10)');
 }
 
-export function parseRetrievalFlags(flags: { retriever?: string; path?: string; rrfK?: string }): RetrievalOptions {
+/**
+ * `--path` as the daemon takes it: repository-relative. An absolute path inside the repository (what a shell or an
+ * editor completes) is made relative; one outside it is refused.
+ */
+export function repoRelativePath(repo: string, p: string): string {
+  if (!path.isAbsolute(p)) return normalizePath(p);
+  const rel = path.relative(repo, p);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UsageError(`--path ${p} is outside the repository ${repo}`);
+  return normalizePath(rel);
+}
+
+export function parseRetrievalFlags(flags: { retriever?: string; path?: string; rrfK?: string }, repo?: string): RetrievalOptions {
   const name = flags.retriever ?? DEFAULT_RETRIEVER;
   if (!(RETRIEVER_NAMES as readonly string[]).includes(name)) throw new UsageError(`unknown retriever "${name}" (known: ${RETRIEVER_NAMES.join(', ')})`);
   if (flags.rrfK !== undefined && !/^\s*\d+\s*$/.test(flags.rrfK)) throw new UsageError(`--rrf-k must be a positive integer, got "${flags.rrfK}"`);
   const rrfK = flags.rrfK === undefined ? undefined : Number(flags.rrfK);
   if (rrfK !== undefined && (rrfK < 1 || rrfK > 1000)) throw new UsageError('--rrf-k must be between 1 and 1000');
-  return { retriever: name as RetrieverName, path: flags.path, ...(rrfK !== undefined ? { rrfK } : {}) };
+  const file = flags.path === undefined ? undefined : repo ? repoRelativePath(repo, flags.path) : flags.path;
+  return { retriever: name as RetrieverName, path: file, ...(rrfK !== undefined ? { rrfK } : {}) };
 }
 
 /** In text mode, says once on stderr when the default hybrid retriever runs without its dense part. */

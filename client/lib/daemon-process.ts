@@ -51,6 +51,8 @@ export interface StartOptions {
   queryThreads?: number;
   /** How long to wait for the daemon to answer. */
   timeoutMs?: number;
+  /** The daemon stops after this many minutes without a request (`allot serve --idle-exit`). */
+  idleExitMinutes?: number;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -148,6 +150,7 @@ export async function startDaemonProcess(repo: string, opts: StartOptions = {}):
     if (opts.socket) args.push('--socket', opts.socket);
     if (opts.port) args.push('--port', String(opts.port));
     if (opts.queryThreads) args.push('--query-threads', String(opts.queryThreads));
+    if (opts.idleExitMinutes) args.push('--idle-exit', String(opts.idleExitMinutes));
     try {
       const child = spawn(process.execPath, args, { cwd: repo, detached: true, stdio: ['ignore', fd, fd], env: daemonEnv(opts.env ?? process.env) });
       child.on('exit', (code) => (exited = { code }));

@@ -4,6 +4,7 @@
  *   const allot = await connect({ repo: '/path/to/repo', start: true });
  *   const hits = await allot.search({ query: 'parse config', k: 5 });
  *   const ctx = await allot.context({ query: 'resolve imported names', budget: 2048 });
+ *   const defs = await allot.findSymbol({ name: 'Parser.parse' });
  *   for await (const ev of allot.events()) console.log(ev.type);
  *   allot.close();
  *
@@ -17,8 +18,9 @@ import http from 'node:http';
 import path from 'node:path';
 import type { DaemonInfo } from '../../daemon/config.ts';
 import type {
-  Allocation, ArbitrateRequest, Arbitration, ContextRequest, DaemonEvent, DaemonStatus, FileResponse, FileSelection, FilesSelectRequest, Inventory,
-  InventoryRequest, ObjectResponse, SearchHit, SearchRequest,
+  Allocation, ArbitrateRequest, Arbitration, ContextAnswer, ContextRequest, ContinueItem, ContinueRequest, DaemonEvent, DaemonStatus, FileResponse,
+  FileSelection, FilesSelectRequest, Inventory, InventoryRequest, ObjectResponse, OutlineAnswer, OutlineRequest, ReadFileAnswer, ReadFileRequest,
+  ReferencesAnswer, ReferencesRequest, SearchHit, SearchRequest, SymbolAnswer, SymbolRequest,
 } from '../../daemon/types.ts';
 import type { CodeObject } from '../../indexer/types.ts';
 import { findDaemon, startDaemonProcess, type StartOptions } from './daemon-process.ts';
@@ -28,8 +30,9 @@ import { createSseParser } from './sse.ts';
 import { DaemonError, DaemonUnreachable, openStream, requestJson, type Endpoint } from './transport.ts';
 
 export type {
-  Allocation, ArbitrateRequest, Arbitration, CodeObject, ContextRequest, DaemonEvent, DaemonInfo, DaemonStatus, FileResponse, FileSelection,
-  FilesSelectRequest, Inventory, InventoryRequest, ObjectResponse, SearchHit, SearchRequest,
+  Allocation, ArbitrateRequest, Arbitration, CodeObject, ContextAnswer, ContextRequest, ContinueItem, ContinueRequest, DaemonEvent, DaemonInfo, DaemonStatus,
+  FileResponse, FileSelection, FilesSelectRequest, Inventory, InventoryRequest, ObjectResponse, OutlineAnswer, OutlineRequest, ReadFileAnswer,
+  ReadFileRequest, ReferencesAnswer, ReferencesRequest, SearchHit, SearchRequest, SymbolAnswer, SymbolRequest,
 };
 export { DaemonError, DaemonUnreachable, findDaemon, findRepo, startDaemonProcess };
 export { DaemonProcessError, stopDaemonProcess, type DaemonLookup } from './daemon-process.ts';
@@ -63,9 +66,21 @@ export class NoDaemon extends Error {
 export interface AllotClient {
   readonly repo: string;
   readonly info: DaemonInfo;
+  /** This client started the daemon (`connect({ start: true })` found none running). */
+  readonly started: boolean;
   status(): Promise<DaemonStatus>;
   search(req: SearchRequest): Promise<SearchHit[]>;
-  context(req: ContextRequest): Promise<Allocation>;
+  context(req: ContextRequest): Promise<ContextAnswer>;
+  /** Objects by name or qualified name: exact, then prefix, then identifier-part matches. */
+  findSymbol(req: SymbolRequest): Promise<SymbolAnswer>;
+  /** Who calls, imports, inherits or tests an object (by id, or by name and optionally its file). */
+  findReferences(req: ReferencesRequest): Promise<ReferencesAnswer>;
+  /** A file's objects as a tree. */
+  fileOutline(req: OutlineRequest): Promise<OutlineAnswer>;
+  /** Lines of an indexed file, verbatim, within a token budget. */
+  readFile(req: ReadFileRequest): Promise<ReadFileAnswer>;
+  /** Continue's HTTP context provider: context items for a query. */
+  continueItems(req: ContinueRequest): Promise<ContinueItem[]>;
   /** Chooses between two candidate programs with typed witnesses from the index. */
   arbitrate(req: ArbitrateRequest): Promise<Arbitration>;
   /** The path inventory for an issue. */
@@ -87,15 +102,16 @@ export async function connect(opts: ConnectOptions = {}): Promise<AllotClient> {
   const repo = opts.repo ? fs.realpathSync(path.resolve(opts.repo)) : findRepo();
   const found = await findDaemon(repo);
   let info: DaemonInfo;
+  let started = false;
   if (found.state === 'running') info = found.info;
-  else if (opts.start) info = (await startDaemonProcess(repo, { ...opts.startOptions, db: opts.db })).info;
+  else if (opts.start) ({ info, started } = await startDaemonProcess(repo, { ...opts.startOptions, db: opts.db }));
   else throw new NoDaemon(repo, found.state === 'starting' ? ` (pid ${found.pid} is starting or not answering)` : '');
   if (opts.db && path.resolve(opts.db) !== info.db) throw new NoDaemon(repo, ` with index ${path.resolve(opts.db)} (the daemon serves ${info.db})`);
-  return createClient(repo, info, opts.timeoutMs ?? 60_000, { partial: opts.partial });
+  return createClient(repo, info, opts.timeoutMs ?? 60_000, { partial: opts.partial, started });
 }
 
 /** A client for a known daemon (what `connect` returns). */
-export function createClient(repo: string, info: DaemonInfo, timeoutMs = 60_000, opts: { partial?: boolean } = {}): AllotClient {
+export function createClient(repo: string, info: DaemonInfo, timeoutMs = 60_000, opts: { partial?: boolean; started?: boolean } = {}): AllotClient {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
   const ep: Endpoint = info;
   const headers = opts.partial ? { [PARTIAL_HEADER]: '1' } : undefined;
@@ -104,9 +120,15 @@ export function createClient(repo: string, info: DaemonInfo, timeoutMs = 60_000,
   return {
     repo,
     info,
+    started: opts.started ?? false,
     status: () => get<DaemonStatus>('/v1/status'),
     search: (req) => post<SearchHit[]>('/v1/search', req),
-    context: (req) => post<Allocation>('/v1/context', req),
+    context: (req) => post<ContextAnswer>('/v1/context', req),
+    findSymbol: (req) => post<SymbolAnswer>('/v1/symbols', req),
+    findReferences: (req) => post<ReferencesAnswer>('/v1/references', req),
+    fileOutline: (req) => post<OutlineAnswer>('/v1/outline', req),
+    readFile: (req) => post<ReadFileAnswer>('/v1/files/read', req),
+    continueItems: (req) => post<ContinueItem[]>('/v1/continue', req),
     arbitrate: (req) => post<Arbitration>('/v1/arbitrate', req),
     inventory: (req) => post<Inventory>('/v1/inventory', req),
     selectFiles: (req) => post<FileSelection>('/v1/files/select', req),

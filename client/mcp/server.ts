@@ -14,12 +14,19 @@ import { defineTools } from './tools.ts';
 const INSTRUCTIONS =
   'allot holds an index of this repository\'s code objects (functions, classes, methods, types) and their references. ' +
   'Use get_context for the code relevant to what you are writing, select_files for the whole files an issue fix must change, ' +
-  'search_code to locate things, read_object to read one object with its callers. Pass the same session id across calls of one task.';
+  'find_symbol to find a definition by name, find_references for its callers, importers, subclasses and tests, file_outline for a map of a file, ' +
+  'read_file and read_object to read code verbatim, search_code to locate things by words. Pass the same session id across calls of one task. ' +
+  'While the first index is still being built, answers say so first: a missing match then does not mean the code does not exist.';
 
 /** How long the host's model may take for one localization answer. */
 const SAMPLING_TIMEOUT_MS = 120_000;
 
-export function createMcpServer(backend: Backend, log: (line: string) => void): McpServer {
+export interface McpServerOptions {
+  /** How long a tool call waits for a first full build before answering from what is indexed. */
+  indexWaitMs?: number;
+}
+
+export function createMcpServer(backend: Backend, log: (line: string) => void, options: McpServerOptions = {}): McpServer {
   const server = new McpServer({ name: 'allot', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   // The host's model, through sampling, when the host declared it can sample.
   const askModel = (): AskModel | null => {
@@ -42,7 +49,7 @@ export function createMcpServer(backend: Backend, log: (line: string) => void): 
       return text;
     };
   };
-  for (const tool of defineTools(backend, { askModel, log })) {
+  for (const tool of defineTools(backend, { askModel, log, indexWaitMs: options.indexWaitMs })) {
     server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations },
@@ -53,8 +60,8 @@ export function createMcpServer(backend: Backend, log: (line: string) => void): 
 }
 
 /** Serves MCP on stdin/stdout until the host closes the stream; bad lines are answered with JSON-RPC errors (stdio-transport.ts). */
-export async function serveStdio(backend: Backend, log: (line: string) => void): Promise<void> {
-  const server = createMcpServer(backend, log);
+export async function serveStdio(backend: Backend, log: (line: string) => void, options: McpServerOptions = {}): Promise<void> {
+  const server = createMcpServer(backend, log, options);
   const transport = new LineTransport(process.stdin, process.stdout, { log });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();

@@ -6,6 +6,7 @@ import { hybridRetriever, type Weighted } from './fusion.ts';
 import type { Retriever } from './retriever.ts';
 import { structuralRetriever, type StructuralOptions } from './structural.ts';
 import { guessLanguage } from './query-reading.ts';
+import { normalizePath } from '../paths.ts';
 import { DEFAULT_RETRIEVER, type RetrieverName } from './names.ts';
 
 /** How a query is retrieved: the retriever, and the file the query comes from (resolves its relative imports). */
@@ -30,6 +31,11 @@ export class RetrievalError extends Error {
  * rank (structural weighted higher, since what it finds the query names).
  */
 export async function retrieverFor(db: DB, name: RetrieverName = DEFAULT_RETRIEVER, opts: StructuralOptions & { rrfK?: number } = {}): Promise<Retriever> {
+  const named = await namedRetriever(db, name, opts);
+  return opts.path ? withoutFile(named, opts.path) : named;
+}
+
+async function namedRetriever(db: DB, name: RetrieverName, opts: StructuralOptions & { rrfK?: number }): Promise<Retriever> {
   if (name === 'bm25') return bm25Retriever(db);
   if (name === 'dense') {
     const dense = await activeEmbedder(db);
@@ -40,6 +46,26 @@ export async function retrieverFor(db: DB, name: RetrieverName = DEFAULT_RETRIEV
   if (name === 'structural') return structural;
   const dense = await activeEmbedder(db);
   return hybridOf(structural, bm25Retriever(db), dense.on ? denseRetriever(db, dense.embedder) : null, { rrfK: opts.rrfK, codeFile: opts.path });
+}
+
+/**
+ * `--path FILE`: the file the query comes from is where the cursor is, not evidence about it, so its own objects
+ * are left out of every retriever's answer (BM25 and dense find the query's own lines first). Views of other
+ * objects that lie in it (their call sites there) stay. Asks deeper while the file's objects crowd out the `k`.
+ */
+export function withoutFile(inner: Retriever, file: string): Retriever {
+  const own = normalizePath(file);
+  return {
+    name: inner.name,
+    prepare: async (query) => inner.prepare?.(query),
+    retrieve(query, k) {
+      for (let depth = k, round = 0; ; depth *= 2, round++) {
+        const all = inner.retrieve(query, depth);
+        const kept = all.filter((c) => c.fiber !== own);
+        if (kept.length >= k || all.length < depth || round === 3) return kept.slice(0, k);
+      }
+    },
+  };
 }
 
 /**

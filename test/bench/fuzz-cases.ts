@@ -21,8 +21,15 @@ export type Family = (typeof FAMILIES)[number];
 
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
 
-/** Percent-encodes every byte of the UTF-8 form but the unreserved ones (a lone surrogate too, unlike encodeURIComponent). */
-const pct = (text: string) => [...Buffer.from(text, 'utf8')].map((b) => (/[A-Za-z0-9._~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0').toUpperCase()}`)).join('');
+/** Any value as text: strings as they are, the rest as JSON (an object may carry a `toString` that is not one). */
+const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v) ?? 'undefined');
+
+/**
+ * Percent-encodes text for a URL, lone surrogates included (as U+FFFD, which is what their UTF-8 form is), cut to
+ * 64 KB first: longer is refused by the server's 16 KiB header limit anyway, and encoding megabytes would stall
+ * the fuzzer itself (and with it every request in flight).
+ */
+const pct = (text: string) => encodeURIComponent(text.slice(0, 64 * 1024).replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
 const chance = (r: Rand, p: number) => r() < p;
 
 /** Paths an attacker would try: traversal, absolute, encoded, NUL, links planted towards the sentinel. */
@@ -145,12 +152,12 @@ export function fuzzRequest(r: Rand, family: Family): FuzzRequest {
         const id = pick(r, ['0123456789abcdef', 'ffffffffffffffff', '..%2F..%2Fetc', 'x'.repeat(16), '0123456789ABCDEF', '%00', 'a'.repeat(5000), '']);
         return { method: chance(r, 0.9) ? 'GET' : 'POST', path: `/v1/objects/${id}` };
       }
-      const p = pct(String(chance(r, 0.5) ? pick(r, ['shop/cart.py', 'shop/pricing.py', 'web/api.ts']) : pick(r, HOSTILE_PATHS)));
-      const n = pct(String(chance(r, 0.5) ? pick(r, ['Cart', 'total', 'apply_discount', 'Cart.total']) : anyValue(r)));
+      const p = pct(chance(r, 0.5) ? pick(r, ['shop/cart.py', 'shop/pricing.py', 'web/api.ts']) : pick(r, HOSTILE_PATHS));
+      const n = pct(chance(r, 0.5) ? pick(r, ['Cart', 'total', 'apply_discount', 'Cart.total']) : text(anyValue(r)));
       return { method: 'GET', path: pick(r, [`/v1/objects?path=${p}&name=${n}`, `/v1/objects?path=${p}`, `/v1/objects?name=${n}`, `/v1/objects?path=${p}&name=${n}&path=x`]) };
     }
     case 'files': {
-      const raw = String(chance(r, 0.3) ? pick(r, ['shop/cart.py', 'docs/usage.md', 'config.yaml']) : pick(r, HOSTILE_PATHS));
+      const raw = chance(r, 0.3) ? pick(r, ['shop/cart.py', 'docs/usage.md', 'config.yaml']) : pick(r, HOSTILE_PATHS);
       // mostly encoded; otherwise as typed, printable ASCII left raw (`..`, `%2e`, `\\` reach the server as such)
       const enc = chance(r, 0.7) ? pct(raw) : [...raw].map((c) => (/[\x21-\x7e]/.test(c) && !'#?&'.includes(c) ? c : pct(c))).join('');
       return { method: chance(r, 0.95) ? 'GET' : 'DELETE', path: `/v1/files?path=${enc}` };

@@ -1,6 +1,6 @@
 // Fuzzing of the daemon's HTTP API and of `allot mcp` (not a test; bounded, loopback only).
 //
-//   npm run bench:fuzz [-- DIR] [--requests 10000] [--mcp-lines 1000] [--seed 1] [--concurrency 8] [--json]
+//   npm run bench:fuzz [-- DIR] [--requests 10000] [--mcp-lines 1000] [--seed 1] [--concurrency 8] [--only FAMILY,...] [--maxima] [--json]
 //
 // A real daemon (`allot serve`) on a temporary COPY of DIR (default: the `mixed` fixture), with hostile symlinks
 // planted in the copy (a folder and a file linking to a sentinel folder beside it), gets --requests fuzzed
@@ -12,6 +12,8 @@
 //   - 0 writes outside the repository: the sentinel folder and everything beside the repository are as before,
 //     and the repository's own files too (only its `.allot/` may change);
 //   - every line of the daemon's log is one timestamped line (no forged lines).
+// With --maxima it first times requests at every documented maximum (k, budget, slots, query and issue
+// lengths), one at a time, as the daemon's CPU seconds and wall ms each: what one request can cost at most.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -24,14 +26,16 @@ import { seededRandom } from '../../indexer/random.ts';
 import { fingerprint } from '../reliability/fingerprint.ts';
 import { FAMILIES, fuzzLine, fuzzRequest, type Family, type FuzzLine, type FuzzRequest } from './fuzz-cases.ts';
 import { percentile } from './measure.ts';
+import { LIMITS } from '../../allocator/options.ts';
+import { MAX_ISSUE_CHARS, MAX_K, MAX_QUERY_CHARS } from '../../daemon/requests.ts';
 
 const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = path.join(PROJECT, 'client/bin/allot.js');
 
-interface Options { dir: string; requests: number; mcpLines: number; seed: number; concurrency: number; json: boolean }
+interface Options { dir: string; requests: number; mcpLines: number; seed: number; concurrency: number; maxima: boolean; json: boolean; only: Family[] | null }
 
 function options(argv: string[]): Options {
-  const o: Options = { dir: path.join(PROJECT, 'test/fixtures/mixed'), requests: 10_000, mcpLines: 1_000, seed: 1, concurrency: 8, json: false };
+  const o: Options = { dir: path.join(PROJECT, 'test/fixtures/mixed'), requests: 10_000, mcpLines: 1_000, seed: 1, concurrency: 8, maxima: false, json: false, only: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = () => {
@@ -44,6 +48,13 @@ function options(argv: string[]): Options {
     else if (a === '--seed') o.seed = num();
     else if (a === '--concurrency') o.concurrency = Math.max(1, num());
     else if (a === '--json') o.json = true;
+    else if (a === '--maxima') o.maxima = true;
+    else if (a === '--only') {
+      const names = (argv[++i] ?? '').split(',');
+      const bad = names.filter((n) => !(FAMILIES as readonly string[]).includes(n));
+      if (bad.length) throw new Error(`--only takes families among ${FAMILIES.join(', ')}; not ${bad.join(', ')}`);
+      o.only = names as Family[];
+    }
     else if (!a.startsWith('--')) o.dir = path.resolve(a);
     else throw new Error(`unknown option ${a}`);
   }
@@ -88,13 +99,14 @@ function send(agent: http.Agent, info: DaemonInfo, req: FuzzRequest): Promise<{ 
 
 const bodyBytes = (req: FuzzRequest) => (req.body === undefined ? 0 : Buffer.byteLength(req.body));
 
-interface FamilyReport { requests: number; byStatus: Record<string, number>; fiveXX: number; failed: number; cutOff: number; p50: number; p99: number; max: number; samples: string[] }
+interface FamilyReport { requests: number; byStatus: Record<string, number>; fiveXX: number; failed: number; cutOff: number; slowest: string[]; p50: number; p99: number; max: number; samples: string[] }
 
 async function fuzzFamily(info: DaemonInfo, family: Family, o: Options, seed: number): Promise<FamilyReport> {
   const rand = seededRandom(seed);
   const agent = new http.Agent({ keepAlive: true, maxSockets: o.concurrency });
-  const report: FamilyReport = { requests: 0, byStatus: {}, fiveXX: 0, failed: 0, cutOff: 0, p50: 0, p99: 0, max: 0, samples: [] };
+  const report: FamilyReport = { requests: 0, byStatus: {}, fiveXX: 0, failed: 0, cutOff: 0, slowest: [], p50: 0, p99: 0, max: 0, samples: [] };
   const times: number[] = [];
+  const slowest: { ms: number; what: string }[] = [];
   let next = 0;
   const worker = async () => {
     while (next < o.requests) {
@@ -103,10 +115,14 @@ async function fuzzFamily(info: DaemonInfo, family: Family, o: Options, seed: nu
       const r = await send(agent, info, req);
       report.requests++;
       times.push(r.ms);
+      slowest.push({ ms: r.ms, what: `${r.status} ${req.method} ${req.path.length > 100 ? `${req.path.slice(0, 60)}... (${req.path.length} chars)` : req.path} ${bodyBytes(req)} body bytes` });
+      slowest.sort((a, b) => b.ms - a.ms).splice(3);
       report.byStatus[r.status] = (report.byStatus[r.status] ?? 0) + 1;
       // A body over the limit is refused as soon as the limit is reached: the daemon answers 413 and closes, and a
       // client still sending may see the connection cut instead of the answer. That is the refusal, not a failure.
-      const cutOff = r.status === 0 && bodyBytes(req) > MAX_BODY_BYTES && /EPIPE|ECONNRESET|socket hang up/.test(r.error ?? '');
+      // So is a request line over Node's 16 KiB header limit (431, or a reset while it is still being sent).
+      const oversized = bodyBytes(req) > MAX_BODY_BYTES || req.path.length > 16 * 1024;
+      const cutOff = r.status === 0 && oversized && /EPIPE|ECONNRESET|socket hang up/.test(r.error ?? '');
       if (cutOff) {
         report.cutOff++;
         continue;
@@ -122,7 +138,68 @@ async function fuzzFamily(info: DaemonInfo, family: Family, o: Options, seed: nu
   report.p50 = percentile(times, 50);
   report.p99 = percentile(times, 99);
   report.max = Math.max(...times);
+  report.slowest = slowest.map((x) => `${x.ms.toFixed(0)} ms: ${x.what}`);
   return report;
+}
+
+/** CPU seconds (user + system, all threads) the process has used. */
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+/** Words of the repository's own files, for long queries and issues that look like its code. */
+function repoWords(repo: string, rand: () => number, chars: number): string {
+  const words: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (e.name.startsWith('.') || e.isSymbolicLink()) continue;
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(py|ts|js|md)$/.test(e.name) && words.length < 200_000) words.push(...fs.readFileSync(p, 'utf8').split(/\s+/).filter(Boolean));
+    }
+  };
+  walk(repo);
+  let out = '';
+  while (out.length < chars) out += `${words[Math.floor(rand() * words.length)]} `;
+  return out.slice(0, chars);
+}
+
+interface MaximaRow { request: string; cpuSeconds: number; ms: number; status: number; bytes: number }
+
+/** Each request at the maxima, three times (fresh text each time, so no cached answer), one at a time. */
+async function maxima(info: DaemonInfo, repo: string, pid: number, seed: number): Promise<MaximaRow[]> {
+  const rand = seededRandom(seed + 2000);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const requests: [string, () => object, string][] = [
+    ['search k=10000', () => ({ query: repoWords(repo, rand, 40), k: MAX_K }), '/v1/search'],
+    ['search k=10000, 10,000-char query', () => ({ query: repoWords(repo, rand, MAX_QUERY_CHARS), k: MAX_K }), '/v1/search'],
+    ['context B=1M, 64+64 slots, 1,000 head lines', () => ({ query: repoWords(repo, rand, 60), budget: LIMITS.budget, objectCap: LIMITS.objectCap, floor: 0, headLines: LIMITS.headLines, slots: `${LIMITS.core}+${LIMITS.companion}` }), '/v1/context'],
+    ['context B=1M, 64+64 slots, 10,000-char query', () => ({ query: repoWords(repo, rand, MAX_QUERY_CHARS), budget: LIMITS.budget, objectCap: LIMITS.objectCap, floor: 0, headLines: LIMITS.headLines, slots: `${LIMITS.core}+${LIMITS.companion}` }), '/v1/context'],
+    ['files/select B=1M, 200,000-char issue', () => ({ issue: repoWords(repo, rand, MAX_ISSUE_CHARS), budget: LIMITS.budget, llm: false }), '/v1/files/select'],
+    ['inventory, 200,000-char issue', () => ({ issue: repoWords(repo, rand, MAX_ISSUE_CHARS) }), '/v1/inventory'],
+  ];
+  const rows: MaximaRow[] = [];
+  for (const [name, body, route] of requests) {
+    for (let i = 0; i < 3; i++) {
+      const text = JSON.stringify(body());
+      const c0 = cpuSeconds(pid);
+      const t0 = performance.now();
+      const r = await new Promise<{ status: number; bytes: number }>((resolve) => {
+        const req = http.request({ host: '127.0.0.1', port: info.port!, method: 'POST', path: route, agent, headers: { host: '127.0.0.1', authorization: `Bearer ${info.token}`, 'content-type': 'application/json' } }, (res) => {
+          let bytes = 0;
+          res.on('data', (d: Buffer) => (bytes += d.length));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+        });
+        req.on('error', () => resolve({ status: 0, bytes: 0 }));
+        req.end(text);
+      });
+      rows.push({ request: name, cpuSeconds: cpuSeconds(pid) - c0, ms: performance.now() - t0, status: r.status, bytes: r.bytes });
+    }
+  }
+  agent.destroy();
+  return rows;
 }
 
 interface McpReport { lines: number; answers: number; byCode: Record<string, number>; missing: number; duplicated: number; nullIds: number; nullIdsWanted: number; exitCode: number | null; aliveThroughout: boolean }
@@ -191,7 +268,8 @@ async function main(): Promise<void> {
   const repo = path.join(root, 'repo');
   const sentinel = path.join(root, 'sentinel');
   fs.cpSync(o.dir, repo, { recursive: true });
-  fs.rmSync(path.join(repo, '.allot'), { recursive: true, force: true });
+  // an index copied along is caught up with, not rebuilt; a copied daemon's pid file and address are not ours
+  for (const f of ['daemon.pid', 'daemon.json', 'daemon.log', 'daemon.log.1']) fs.rmSync(path.join(repo, '.allot', f), { force: true });
   fs.mkdirSync(sentinel);
   fs.writeFileSync(path.join(sentinel, 'victim.txt'), 'precious\n');
   fs.symlinkSync(sentinel, path.join(repo, 'evil-link'));
@@ -222,17 +300,30 @@ async function main(): Promise<void> {
       const s = await client.status();
       return !s.indexing.catchingUp && s.indexing.state === 'idle' && !s.pending.full && s.pending.paths === 0;
     }, 600_000);
+    const worst = o.maxima ? await maxima(info, repo, pid, o.seed) : [];
+    if (worst.length) {
+      say('  at the maxima (one at a time; the daemon\'s CPU seconds, wall ms, answer size; the worst of 3):');
+      for (const name of [...new Set(worst.map((w) => w.request))]) {
+        const rows = worst.filter((w) => w.request === name);
+        const cpu = Math.max(...rows.map((w) => w.cpuSeconds));
+        say(`    ${name.padEnd(48)} ${cpu.toFixed(2)} CPU-s, ${Math.max(...rows.map((w) => w.ms)).toFixed(0)} ms, ${(Math.max(...rows.map((w) => w.bytes)) / 1e6).toFixed(2)} MB, status ${[...new Set(rows.map((w) => w.status))].join('/')}`);
+      }
+      if (worst.some((w) => w.status !== 200)) failures.push('a request at the maxima was not answered 200');
+    }
     const before = outside();
     const started = performance.now();
 
     const families: Record<string, FamilyReport> = {};
-    for (const [i, family] of FAMILIES.entries()) {
+    // (each family's stream depends on the seed and the family only, so --only reproduces part of a whole run)
+    for (const [i, family] of o.requests ? FAMILIES.entries() : []) {
+      if (o.only && !o.only.includes(family)) continue;
       const t0 = performance.now();
       families[family] = await fuzzFamily(info, family, o, o.seed * 100 + i);
       const f = families[family];
       const statuses = Object.entries(f.byStatus).map(([s, n]) => `${s === '0' ? 'cut' : s}:${n}`).join(' ');
       say(`  ${family.padEnd(10)} ${f.requests} requests in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${statuses}; p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms, max ${f.max.toFixed(0)} ms`);
       for (const s of f.samples) say(`      ! ${s}`);
+      for (const s of f.slowest) say(`      slowest ${s}`);
     }
     const mcp = o.mcpLines ? await fuzzMcp(repo, o) : null;
     if (mcp) {
@@ -260,7 +351,7 @@ async function main(): Promise<void> {
       seed: o.seed, dir: o.dir, requestsPerFamily: o.requests, requests: total, seconds: (performance.now() - started) / 1000,
       fiveXX, connectionFailures: connFailed, crashes: daemonExit !== undefined || status.pid !== pid ? 1 : 0,
       writesOutside: changed.length, forgedLogLines: forged.length, daemonPeakRssMb: rss, queryErrorsCounted: status.queries.errors,
-      families, mcp, failures,
+      maxima: worst, families, mcp, failures,
     };
     if (o.json) console.log(JSON.stringify(summary, null, 2));
     say(`\n${total} requests and ${mcp?.lines ?? 0} MCP lines in ${summary.seconds.toFixed(1)} s: ${fiveXX} 5xx, ${connFailed} connection failures, ${summary.crashes} crashes, ${changed.length} writes outside the repository, ${forged.length} forged log lines; daemon peak RSS ${rss.toFixed(0)} MB`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApi, isLoopbackHost, tokenMatches } from '../../daemon/api.ts';
 import { createEventBus } from '../../daemon/events.ts';
-import type { QueryEngine } from '../../daemon/queries.ts';
+import { QueryError, type QueryEngine } from '../../daemon/queries.ts';
 import type { DaemonStatus } from '../../daemon/types.ts';
 
 const TOKEN = 'x'.repeat(43);
@@ -19,6 +19,15 @@ function app(over: { building?: boolean; queryTimeoutMs?: number } = {}) {
     inventory: (issue) => (calls.push(`inventory ${issue}`), { paths: ['a.py'], ranked: [], tokens: 2, cap: 1, total: 1 }) as never,
     selectFiles: async (issue, o, session) => (calls.push(`select ${issue} ${o.answers?.length ?? 0} ${session ?? '-'}`), { issue, warnings: [] } as never),
     findObjects: (p, name) => (p === 'a.py' && name === 'f' ? ([{ id: '0123456789abcdef' }] as never) : []),
+    completeness: () => (over.building ? { complete: false, progress: { phase: 'parse', done: 3, total: 10 } } : { complete: true }),
+    findSymbol: (q) => (calls.push(`symbol ${q.name} ${q.limit}`), { query: q.name, matches: [], total: 0, counts: { exact: 0, prefix: 0, parts: 0 }, truncated: false }),
+    findReferences: (q) => (calls.push(`references ${q.id ?? q.name} ${q.limit}`), { targets: [], references: [], total: 0, counts: { call: 0, import: 0, inherit: 0, test: 0 }, truncated: false }),
+    outline: (p) => {
+      if (p !== 'a.py') throw new QueryError('not-found', `${p} is not an indexed file`);
+      return { path: p, language: 'python', lineCount: 1, count: 0, objects: [] };
+    },
+    readFile: (q) => (calls.push(`read ${q.path} ${q.startLine ?? '-'} ${q.budget}`), { path: q.path, text: 'x' } as never),
+    continueItems: async (r) => (calls.push(`continue ${r.query}|${r.fullInput ?? ''}`), [{ name: 'n', description: 'd', content: 'c' }]),
     follow: () => {},
   };
   const counted: string[] = [];
@@ -28,8 +37,7 @@ function app(over: { building?: boolean; queryTimeoutMs?: number } = {}) {
     status: () => ({ pid: 1 }) as DaemonStatus,
     queries,
     events: createEventBus(),
-    building: () => over.building ?? false,
-    progressText: () => 'parse 3/10 files',
+    completeness: queries.completeness,
     countQuery: (kind, ok) => counted.push(`${kind} ${ok}`),
     queryTimeoutMs: over.queryTimeoutMs,
   });
@@ -164,5 +172,72 @@ describe('API requests', () => {
     expect((await json(r)).error).toEqual({ code: 'query-timeout', message: expect.stringMatching(/within 100 ms/) });
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(counted).toEqual(['search true', 'search false']);
+  });
+});
+
+describe('API: symbol tools, Continue, and complete: false', () => {
+  it('validates and routes find_symbol, find_references, file_outline and read_file', async () => {
+    const { req, calls } = app();
+    const invalid = async (route: string, body: unknown, pattern: RegExp) => {
+      const r = await req(route, post(JSON.stringify(body)));
+      expect(r.status, `${route} ${JSON.stringify(body)}`).toBe(400);
+      const e = (await json(r)).error;
+      expect(e.code).toBe('invalid-request');
+      expect(e.message).toMatch(pattern);
+    };
+    await invalid('/v1/symbols', {}, /^name: /);
+    await invalid('/v1/symbols', { name: '  ' }, /name: must not be empty/);
+    await invalid('/v1/symbols', { name: 'f', limit: 201 }, /^limit: /);
+    await invalid('/v1/symbols', { name: 'f', kind: 'procedure' }, /^kind: /);
+    await invalid('/v1/symbols', { name: 'f', path: '/etc/**' }, /path: path must be a repository-relative glob/);
+    await invalid('/v1/references', { limit: 5 }, /give id, or name/);
+    await invalid('/v1/references', { name: 'f', kinds: ['calls'] }, /^kinds\.0: /);
+    await invalid('/v1/references', { id: 'xyz' }, /^id: object ids are 16 hex digits/);
+    await invalid('/v1/outline', { path: '/abs/a.py' }, /^path: path must be relative to the repository \(got "\/abs\/a.py"\)/);
+    await invalid('/v1/outline', { path: 'a/../../b.py' }, /path must not contain \.\./);
+    await invalid('/v1/files/read', { path: 'a.py', startLine: 5, endLine: 2 }, /endLine must not be before startLine/);
+    await invalid('/v1/files/read', { path: 'a.py', budget: 100_001 }, /^budget: /);
+    await invalid('/v1/files/read', { path: 'a.py', startLine: 0 }, /^startLine: /);
+    expect(calls).toEqual([]);
+    expect((await req('/v1/symbols', post('{"name":"Cart.total"}'))).status).toBe(200);
+    expect((await req('/v1/references', post('{"id":"0123456789abcdef"}'))).status).toBe(200);
+    expect((await req('/v1/files/read', post('{"path":"./a.py","startLine":3}'))).status).toBe(200);
+    expect(calls).toEqual(['symbol Cart.total 20', 'references 0123456789abcdef 50', 'read a.py 3 8192']);
+    expect(await json(await req('/v1/outline', post('{"path":"a.py"}')))).toMatchObject({ path: 'a.py', objects: [] });
+    const missing = await req('/v1/outline', post('{"path":"b.py"}'));
+    expect(missing.status).toBe(404);
+    expect((await json(missing)).error).toEqual({ code: 'not-found', message: 'b.py is not an indexed file' });
+    expect((await req('/v1/symbols')).status).toBe(405);
+  });
+
+  it('takes Continue\'s request as Continue sends it and answers its items', async () => {
+    const { req, calls } = app();
+    const r = await req('/v1/continue', post(JSON.stringify({ query: '', fullInput: '@allot where is the cart total?', options: { budget: 2048 }, workspacePath: '/w', extra: 1 })));
+    expect(r.status).toBe(200);
+    expect(await json(r)).toEqual([{ name: 'n', description: 'd', content: 'c' }]);
+    expect(calls).toEqual(['continue |@allot where is the cart total?']);
+    expect((await req('/v1/continue', post(JSON.stringify({ query: 'x', options: { budget: 'big' } })))).status).toBe(400);
+  });
+
+  it('says on every answer whether the index is complete, and how far it is when not', async () => {
+    const done = app();
+    const ok = await done.req('/v1/symbols', post('{"name":"f"}'));
+    expect(ok.headers.get('x-allot-complete')).toBe('true');
+    expect(ok.headers.get('x-allot-progress')).toBeNull();
+    expect(await json(ok)).not.toHaveProperty('complete');
+    const building = app({ building: true });
+    const refused = await building.req('/v1/symbols', post('{"name":"f"}'));
+    expect(refused.status).toBe(503);
+    expect((await json(refused)).error.message).toBe('the index is still being built (parse 3/10 files); try again shortly');
+    const partial = await building.req('/v1/symbols', post('{"name":"f"}', { 'x-allot-partial': '1' }));
+    expect(partial.headers.get('x-allot-complete')).toBe('false');
+    expect(partial.headers.get('x-allot-progress')).toBe('parse 3/10 files');
+    expect(await json(partial)).toMatchObject({ matches: [], complete: false, progress: { phase: 'parse', done: 3, total: 10 } });
+    // An array answer carries it in the headers only (its shape is a contract).
+    const search = await building.req('/v1/search', post('{"query":"f"}', { 'x-allot-partial': '1' }));
+    expect(await json(search)).toEqual([]);
+    expect(search.headers.get('x-allot-complete')).toBe('false');
+    // Continue cannot send the header: it is answered, and the items say the index is incomplete (see queries.ts).
+    expect((await building.req('/v1/continue', post('{"query":"f"}'))).headers.get('x-allot-complete')).toBe('false');
   });
 });

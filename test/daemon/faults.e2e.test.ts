@@ -8,22 +8,12 @@ import { isAlive } from '../../daemon/lifecycle.ts';
 import { indexRepository } from '../../indexer/index-repository.ts';
 import { openStore } from '../../indexer/store/open.ts';
 import { getState } from '../../indexer/store/write.ts';
-import { allotAsync, killDaemons, serve, settled, track, waitFor } from '../helpers/daemon.ts';
-import { checkConsistency, copyFixture, dumpIndex, tempDir, writeTree } from '../helpers/repo.ts';
+import { allotAsync, caughtIndexing, killDaemons, serve, settled, track, waitFor } from '../helpers/daemon.ts';
+import { checkConsistency, copyFixture, dumpIndex, moduleTree, tempDir, writeTree } from '../helpers/repo.ts';
 
 // (the tests run concurrently: folders are removed once all are done)
 const dirs: string[] = [];
 afterAll(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-
-/** n modules of `defs` functions each: enough parsing that the start-up run lasts a while. */
-function modules(n: number, defs = 25): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (let i = 0; i < n; i++) {
-    const body = Array.from({ length: defs }, (_, j) => `def work_${i}_${j}(x):\n    """Step ${j} of module ${i}."""\n    return work_${(i + 1) % n}_${j}(x + ${j})\n`).join('\n\n');
-    files[`pkg/d${i % 20}/mod${i}.py`] = `from pkg.d${(i + 1) % 20}.mod${(i + 1) % n} import *\n\n\n${body}`;
-  }
-  return files;
-}
 
 /** A fresh index of the tree as it is now, built outside the repository. */
 async function freshDump(repo: string): Promise<Record<string, unknown[]>> {
@@ -53,13 +43,8 @@ const FILES = 200;
 async function indexingDaemon(prefix: string) {
   const repo = fs.realpathSync(tempDir(prefix));
   dirs.push(repo);
-  writeTree(repo, modules(FILES));
-  const d = await serve(repo);
-  await waitFor(async () => {
-    const p = (await d.client.status()).indexing.progress;
-    return p?.phase === 'parse' && p.done >= 1 && p.done < p.total * 0.4;
-  }, 'the start-up run to be under way', 60_000, 5);
-  return { repo, d };
+  writeTree(repo, moduleTree(FILES));
+  return { repo, d: await caughtIndexing(repo) };
 }
 
 describe.concurrent('daemon faults', () => {

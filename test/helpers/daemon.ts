@@ -114,6 +114,16 @@ export async function serve(repo: string, args: string[] = [], env: Record<strin
   };
 }
 
+/** `allot serve <repo>` caught early in its start-up run: a batch of files committed, most still to do (at most `share` parsed). */
+export async function caughtIndexing(repo: string, share = 0.4): Promise<Served> {
+  const d = await serve(repo);
+  await waitFor(async () => {
+    const p = (await d.client.status()).indexing.progress;
+    return p?.phase === 'parse' && p.done >= 1 && p.done < p.total * share;
+  }, 'the start-up run to be under way', 60_000, 5);
+  return d;
+}
+
 /** The daemon has finished its start-up run and has nothing running or waiting. */
 export function isSettled(s: DaemonStatus): boolean {
   return !s.indexing.catchingUp && s.indexing.state !== 'indexing' && s.indexing.state !== 'catching-up' && s.pending.paths === 0 && !s.pending.full;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { indexRepository } from '../../indexer/index-repository.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
 
@@ -42,6 +42,19 @@ export function git(repo: string, ...args: string[]): string {
   return r.stdout;
 }
 
+/**
+ * n Python modules of `defs` functions each (`work_<module>_<def>`), each module importing the next: enough
+ * parsing that a first index lasts a while.
+ */
+export function moduleTree(n: number, defs = 25): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < n; i++) {
+    const body = Array.from({ length: defs }, (_, j) => `def work_${i}_${j}(x):\n    """Step ${j} of module ${i}."""\n    return work_${(i + 1) % n}_${j}(x + ${j})\n`).join('\n\n');
+    files[`pkg/d${i % 20}/mod${i}.py`] = `from pkg.d${(i + 1) % 20}.mod${(i + 1) % n} import *\n\n\n${body}`;
+  }
+  return files;
+}
+
 /** Copies a fixture repository into a temporary folder and returns its path. */
 export function copyFixture(name: string): string {
   const dir = tempDir(`allot-${name}-`);
@@ -54,6 +67,20 @@ export async function indexInPlace(repo: string): Promise<DB> {
   const db = openStore(path.join(repo, '.allot/index.db'));
   await indexRepository({ repo, db, workers: 0 });
   return db;
+}
+
+/** A fixture copied and indexed before a test file's tests, removed after them: `fixture.repo`, `fixture.db`. */
+export function indexedFixture(name: string): { readonly repo: string; readonly db: DB } {
+  const state: { repo?: string; db?: DB } = {};
+  beforeAll(async () => {
+    state.repo = copyFixture(name);
+    state.db = await indexInPlace(state.repo);
+  });
+  afterAll(() => {
+    state.db?.close();
+    if (state.repo) fs.rmSync(state.repo, { recursive: true, force: true });
+  });
+  return { get repo() { return state.repo!; }, get db() { return state.db!; } };
 }
 
 /**

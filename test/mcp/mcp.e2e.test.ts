@@ -3,43 +3,19 @@
  * `allot mcp` process, which attaches to (and starts) the real daemon of a
  * temporary copy of a fixture repository.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CreateMessageRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopDaemonProcess } from '../../client/lib/index.ts';
-import { BIN, killDaemons, track, waitFor } from '../helpers/daemon.ts';
+import { killDaemons, track, waitFor } from '../helpers/daemon.ts';
+import { callTool, openMcp, textOf, type McpSession } from '../helpers/mcp.ts';
 import { copyFixture } from '../helpers/repo.ts';
 
-const TOOLS = ['arbitrate_programs', 'get_context', 'index_status', 'read_object', 'search_code', 'select_files'];
+const TOOLS = ['arbitrate_programs', 'file_outline', 'find_references', 'find_symbol', 'get_context', 'index_status', 'read_file', 'read_object', 'search_code', 'select_files'];
 
-interface Session {
-  client: Client;
-  stderr(): string;
-  close(): Promise<void>;
-}
-
-/** Starts `allot mcp <repo>` and connects an SDK client; `sampling` answers the server's sampling requests. */
-async function open(repo: string, sampling?: (prompt: string) => string): Promise<Session> {
-  const env: Record<string, string> = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('ALLOT_LLM'))) as Record<string, string>;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', repo], env, stderr: 'pipe' });
-  let stderr = '';
-  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-  const client = new Client({ name: 'allot-test-host', version: '1.0.0' }, { capabilities: sampling ? { sampling: {} } : {} });
-  if (sampling) {
-    client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
-      const content = req.params.messages.map((m) => (m.content as { type: string; text?: string }).text ?? '').join('\n');
-      return { role: 'assistant', model: 'test-host-model', content: { type: 'text', text: sampling(content) } };
-    });
-  }
-  await client.connect(transport);
-  return { client, stderr: () => stderr, close: () => client.close() };
-}
-
-const textOf = (r: CallToolResult | object) => ((r as CallToolResult).content as { type: string; text: string }[]).map((c) => c.text).join('\n');
-const call = async (s: Session, name: string, args: Record<string, unknown>) => (await s.client.callTool({ name, arguments: args })) as CallToolResult;
+type Session = McpSession;
+const open = (repo: string, sampling?: (prompt: string) => string) => openMcp(repo, { sampling });
+const call = callTool;
 
 describe('allot mcp (stdio, real daemon)', () => {
   let repo: string;

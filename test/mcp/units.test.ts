@@ -9,7 +9,7 @@ import { sampledAnswers } from '../../client/mcp/sampling.ts';
 import { createSessions } from '../../daemon/sessions.ts';
 import type { DaemonStatus } from '../../daemon/types.ts';
 import { statusFromDaemon } from '../../client/mcp/backend.ts';
-import { catchingUpLine, statusText } from '../../client/mcp/render.ts';
+import { catchingUpLine, incompleteLine, noMatch, statusText } from '../../client/mcp/render.ts';
 
 const candidate = (objectId: string, path = `${objectId}.py`): Candidate => ({
   viewId: 1, objectId, fiber: path, path, objectName: objectId, objectKind: 'function', viewKind: 'body', startLine: 1, endLine: 2, score: 1, reason: 'bm25',
@@ -99,17 +99,22 @@ describe('host configuration snippets', () => {
 });
 
 describe('index state in tool results', () => {
-  const daemonStatus = (over: { catchingUp?: boolean; state?: string; paths?: number }) => ({
+  const daemonStatus = (over: { catchingUp?: boolean; state?: string; paths?: number; build?: { phase: 'parse'; done: number; total: number } }) => ({
     version: '0', pid: 7, nonce: 'nonce-of-the-daemon', repo: '/r', db: '/r/.allot/index.db', startedAt: '', uptimeSeconds: 3,
     index: { files: 2, filesByLanguage: { python: 2 }, objects: 4, views: 9, references: 1, resolvedReferences: 1 },
     cache: { entries: 2, bytes: 900, maxBytes: 1 << 28 },
-    indexing: { state: over.state ?? 'idle', catchingUp: over.catchingUp ?? false, progress: null, batches: 1, lastBatch: null },
+    indexing: {
+      state: over.state ?? 'idle', catchingUp: over.catchingUp ?? false, complete: !over.build, build: over.build ?? null, progress: null, batches: 1, lastBatch: null,
+    },
     pending: { paths: over.paths ?? 0, full: false },
     watcher: { state: 'watching', events: 0, error: null },
-    queries: { served: 5, search: 0, context: 5, objects: 0, files: 0, arbitrate: 0, inventory: 0, select: 0, errors: 0 },
+    queries: {
+      served: 5, search: 0, context: 5, objects: 0, files: 0, arbitrate: 0, inventory: 0, select: 0, symbols: 0, references: 0, outline: 0, read: 0, continue: 0, errors: 0,
+    },
     lastError: null,
     health: { state: 'ok', reason: null },
     dense: { state: 'off', model: null, embedded: 0, objects: 0, rate: null, reason: 'no vectors' },
+    idleExit: over.state === 'idle' ? { minutes: 30, exitsAt: '2030-01-01T00:00:00.000Z' } : null,
   }) as DaemonStatus;
 
   it('says the index is catching up while edits wait, and nothing when it is settled', () => {
@@ -117,5 +122,21 @@ describe('index state in tool results', () => {
     expect(catchingUpLine(statusFromDaemon(daemonStatus({ paths: 3 })))).toBe('Note: the index is catching up (idle, 3 file(s) waiting): recent edits may be missing.');
     expect(catchingUpLine(statusFromDaemon(daemonStatus({ state: 'indexing' })))).toMatch(/catching up \(indexing\)/);
     expect(statusText(statusFromDaemon(daemonStatus({})))).toContain('Index: 2 files (python 2), 4 objects, 9 views, 1/1 references resolved.');
+  });
+
+  it('an incomplete index leads every result with what it covers, and status says which daemon serves and how to stop it', () => {
+    const building = statusFromDaemon(daemonStatus({ catchingUp: true, state: 'catching-up', build: { phase: 'parse', done: 454, total: 5000 } }), { startedBySession: true, address: '127.0.0.1:4000' });
+    expect(building).toMatchObject({ complete: false, state: 'building', progress: { done: 454, total: 5000 } });
+    expect(incompleteLine(building)).toMatch(/^Incomplete: the index of \/r is still being built \(454 of 5000 files\); .*a missing match does not mean the code does not exist/);
+    // (the catching-up note is for a complete index: an incomplete one says more, first)
+    expect(catchingUpLine(building)).toBe('');
+    expect(incompleteLine(statusFromDaemon(daemonStatus({})))).toBe('');
+    expect(noMatch(false)).not.toMatch(/^No indexed code matches/);
+    const text = statusText(building);
+    expect(text).toContain('Incomplete: the first full build is running (454 of 5000 files)');
+    expect(text).toContain('Daemon: pid 7 on 127.0.0.1:4000');
+    expect(text).toContain('started by this MCP server');
+    expect(text).toContain('Stop it with `allot stop /r`; it keeps running after this session ends');
+    expect(statusText(statusFromDaemon(daemonStatus({ state: 'idle' })))).toContain('it stops by itself after 30 minute(s) without a request');
   });
 });

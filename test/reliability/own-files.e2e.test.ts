@@ -51,10 +51,13 @@ describe.concurrent('own files are never followed through links', () => {
 
     const w = hostile();
     plantLink(w.repo, 'index.db-wal', w.victim);
+    // a committed .gitignore link is left alone, never written through
+    plantLink(w.repo, '.gitignore', w.victim);
     const beforeWal = fingerprint(w.sentinel);
     expectRefusal(await allotAsync(['index', w.repo]), /refusing to use .*index\.db-wal: it is a symbolic link/);
     expect(fingerprint(w.sentinel)).toEqual(beforeWal);
     expect(fs.existsSync(path.join(w.repo, '.allot/index.db'))).toBe(false);
+    expect(fs.lstatSync(path.join(w.repo, '.allot/.gitignore')).isSymbolicLink()).toBe(true);
   });
 
   it('a committed .allot/daemon.log or daemon.pid link: start and serve refuse, nothing is appended to the target', T, async () => {

@@ -49,9 +49,9 @@ export function registerContext(program: Command): void {
       } catch (err) {
         throw new UsageError((err as Error).message);
       }
-      const retrieval = parseRetrievalFlags(flags);
       if (flags.baseline !== undefined && flags.baseline !== 'chunk-bm25') throw new UsageError(`unknown baseline "${flags.baseline}" (known: chunk-bm25)`);
       const repo = resolveRepo(global.repo);
+      const retrieval = parseRetrievalFlags(flags, repo);
       const dbFile = resolveDb(repo, global.db);
       if (flags.baseline) {
         // The baseline is an experiment, not a service: always in-process.
@@ -71,13 +71,18 @@ export function registerContext(program: Command): void {
       const route = await openQueryRoute(repo, dbFile, flags.daemon);
       try {
         const allocation = await route.context(query, options, retrieval);
+        // A budget too small for anything is a usage error; objects left out are worth a line on stderr.
+        const nothing = !allocation.blocks.length && (await import('../../../allocator/shortfall.ts')).nothingFit(allocation);
         if (flags.json) process.stdout.write(JSON.stringify(allocation, null, 2) + '\n');
         else {
           await noteDenseOff(route, retrieval);
           if (flags.explain) process.stdout.write((await import('../../../allocator/explain.ts')).explain(allocation) + '\n\n');
-          if (!allocation.blocks.length) process.stderr.write(`no context for ${JSON.stringify(query)}: nothing in the index matches\n`);
-          else process.stdout.write(allocation.text + '\n');
+          if (allocation.blocks.length) process.stdout.write(allocation.text + '\n');
+          else if (!nothing) process.stderr.write(`no context for ${JSON.stringify(query)}: nothing in the index matches\n`);
         }
+        const [warning] = allocation.warnings ?? [];
+        if (nothing) throw new UsageError(warning ?? `nothing fit the budget of ${allocation.budget} tokens`);
+        if (warning && !flags.json) process.stderr.write(`allot: ${warning}\n`);
       } finally {
         route.close();
       }

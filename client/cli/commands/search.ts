@@ -12,8 +12,8 @@ export function registerSearch(program: Command): void {
     .action(async (query: string, opts: { k: number; json?: boolean; daemon?: boolean; retriever?: string; path?: string }, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
       if (!(opts.k > 0)) throw new UsageError('--k must be a positive number');
-      const retrieval = parseRetrievalFlags(opts);
       const repo = resolveRepo(global.repo);
+      const retrieval = parseRetrievalFlags(opts, repo);
       const { openQueryRoute } = await import('../query-route.ts');
       const route = await openQueryRoute(repo, resolveDb(repo, global.db), opts.daemon);
       try {

@@ -5,6 +5,16 @@ export interface ListenFlags {
   socket?: string;
   port?: number;
   queryThreads?: number;
+  idleExit?: number;
+}
+
+/** The longest `--idle-exit` (a week, in minutes). */
+const MAX_IDLE_EXIT_MINUTES = 7 * 24 * 60;
+
+export function parseIdleExit(v: string): number {
+  const n = Number(v);
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(v) || !(n > 0) || n > MAX_IDLE_EXIT_MINUTES) throw new UsageError(`--idle-exit must be a positive number of minutes, at most ${MAX_IDLE_EXIT_MINUTES}, got "${v}"`);
+  return n;
 }
 
 export function parseThreads(v: string): number {
@@ -35,6 +45,7 @@ export function registerServe(program: Command): void {
     .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port (at most 107 bytes)')
     .option('--port <n>', 'loopback TCP port (default: a free one)', parsePort)
     .option('--query-threads <n>', 'threads answering queries (default: one per core, 2 to 4)', parseThreads)
+    .option('--idle-exit <minutes>', 'stop once no request has arrived for this many minutes', parseIdleExit)
     .action(async (repoArg: string | undefined, flags: ListenFlags, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
       const repo = resolveRepo(repoArg ?? global.repo);
@@ -42,10 +53,20 @@ export function registerServe(program: Command): void {
       // daemon must not die, or spin on errors, because its log cannot be written.
       for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
       await checkSocket(flags.socket);
-      const [{ DaemonRunning, startDaemon }, { logLine }] = await Promise.all([import('../../../daemon/service.ts'), import('../../../daemon/config.ts')]);
-      let daemon;
+      const [{ DaemonRunning, startDaemon }, { chosenToken, logLine }] = await Promise.all([import('../../../daemon/service.ts'), import('../../../daemon/config.ts')]);
+      let token: string | null;
       try {
-        daemon = await startDaemon({ repo, db: resolveDb(repo, global.db), port: flags.port, socket: flags.socket, queryThreads: flags.queryThreads });
+        token = chosenToken(process.env.ALLOT_TOKEN);
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+      let daemon;
+      let onIdle = () => {};
+      try {
+        daemon = await startDaemon({
+          repo, db: resolveDb(repo, global.db), port: flags.port, socket: flags.socket, queryThreads: flags.queryThreads, ...(token ? { token } : {}),
+          ...(flags.idleExit ? { idleExitMs: flags.idleExit * 60_000, onIdleExit: () => onIdle() } : {}),
+        });
       } catch (err) {
         if (err instanceof DaemonRunning) throw new UsageError(err.message);
         throw err;
@@ -61,6 +82,7 @@ export function registerServe(program: Command): void {
         process.once('SIGTERM', () => stop('SIGTERM', 0));
         process.once('SIGINT', () => stop('SIGINT', 0));
         process.once('SIGHUP', () => stop('SIGHUP', 0));
+        onIdle = () => stop(`idle for ${flags.idleExit} minute(s)`, 0);
         // A bug must not leave a half-working daemon holding the lock: log it, shut down cleanly, exit non-zero.
         let fatal = false;
         process.on('uncaughtException', (err) => {

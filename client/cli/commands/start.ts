@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
-import { checkSocket, parsePort, parseThreads, type ListenFlags } from './serve.ts';
+import { checkSocket, parseIdleExit, parsePort, parseThreads, type ListenFlags } from './serve.ts';
 
 function parseSeconds(v: string): number {
   const n = Number(v);
@@ -16,13 +16,14 @@ export function registerStartStop(program: Command): void {
     .option('--socket <path>', 'listen on this Unix socket instead of a loopback TCP port (at most 107 bytes)')
     .option('--port <n>', 'loopback TCP port (default: a free one)', parsePort)
     .option('--query-threads <n>', 'threads answering queries (default: one per core, 2 to 4)', parseThreads)
+    .option('--idle-exit <minutes>', 'stop once no request has arrived for this many minutes', parseIdleExit)
     .option('--json', 'print the daemon status as JSON')
     .action(async (repoArg: string | undefined, flags: ListenFlags & { json?: boolean }, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
       const repo = resolveRepo(repoArg ?? global.repo);
       await checkSocket(flags.socket);
       const [{ describeAddress }, { startDaemonProcess }] = await Promise.all([import('../../../daemon/config.ts'), import('../../lib/daemon-process.ts')]);
-      const { info, status, started } = await startDaemonProcess(repo, { db: resolveDb(repo, global.db), socket: flags.socket, port: flags.port, queryThreads: flags.queryThreads });
+      const { info, status, started } = await startDaemonProcess(repo, { db: resolveDb(repo, global.db), socket: flags.socket, port: flags.port, queryThreads: flags.queryThreads, idleExitMinutes: flags.idleExit });
       if (flags.json) {
         process.stdout.write(JSON.stringify({ started, ...status }, null, 2) + '\n');
         return;

@@ -39,6 +39,7 @@ export function formatStatus(s: DaemonStatus, address: string): string {
     `  pid         ${s.pid}, up ${duration(s.uptimeSeconds)}, on ${address}`,
     `  index       ${i.files} files (${langs || 'none'}), ${i.objects} objects, ${i.views} views, ${i.references} references (${i.resolvedReferences} resolved)`,
     `  plain text  ${plainTextLine(i.textByExtension)}`,
+    `  complete    ${ix.complete === false ? `no: the first full build is running${ix.build?.total ? ` (${ix.build.done}/${ix.build.total} files)` : ''}; answers cover only the files indexed so far` : 'yes'}`,
     `  indexing    ${ix.state}${progress}${ix.catchingUp ? ' (still catching up: results may be incomplete)' : ''}; ${ix.batches} batch(es)${last}`,
     `  cache       ${s.cache ? cacheLine(s.cache) : 'unknown'}`,
     `  pending     ${s.pending.paths} path(s)${s.pending.full ? ' + a full run' : ''}`,
@@ -47,6 +48,7 @@ export function formatStatus(s: DaemonStatus, address: string): string {
     `  dense       ${denseLine(s.dense)}`,
     `  health      ${s.health?.state === 'failed' ? `FAILED: ${s.health.reason}` : 'ok'}`,
     `  last error  ${s.lastError ? `${s.lastError.message} (${s.lastError.at})` : 'none'}`,
+    ...(s.idleExit ? [`  idle exit   after ${s.idleExit.minutes} minute(s) without a request (at ${s.idleExit.exitsAt} if none comes)`] : []),
   ].join('\n');
 }
 
