@@ -258,7 +258,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
         // what it grew: a fresh thread gives it back. After a full run at once; after an edit only once the
         // daemon has been quiet for a while, so a thread booting never delays the next save.
         if (job.full && !stopping) void writer.recycle();
-        else if (r.heapMb > RECYCLE_HEAP_MB && !stopping) {
+        else if (r.heapMb > RECYCLE_HEAP_MB + r.baseHeapMb && !stopping) {
           recycleTimer = setTimeout(() => {
             recycleTimer = null;
             const quiet = !fences.running() && !fences.pending().paths && !fences.pending().full && !changes.size();

@@ -83,6 +83,24 @@ function buildResolver(db: DB): WriterResolver {
   return { rf, generation: getGeneration(db), importTargets: new Map() };
 }
 
+/** Binds the resolver's imports again if a change reached what they read, noting each import's target. Returns whether it did. */
+function bindIfStale(w: WriterResolver): boolean {
+  if (!w.rf.resolver.stale) return false;
+  const targets = (w.importTargets = new Map());
+  for (const _ of bindImports(w.rf, undefined, (r, t) => void (targets.get(r.path) ?? targets.set(r.path, []).get(r.path)!).push(t ?? null)));
+  return true;
+}
+
+/**
+ * Builds the resolver this connection keeps (objects, imports and their bindings) ahead of the first pass that
+ * needs it: a daemon's replacement writer thread does it while the daemon is quiet, so the next save's pass reads
+ * only what changed instead of the whole index.
+ */
+export function warmResolver(db: DB): void {
+  const files = db.prepare('SELECT count(*) FROM files').pluck().get() as number;
+  bindIfStale(followResolver(db, FULL_PASS_SHARE * files));
+}
+
 /** The writer's resolver brought up to the store's files: the changed files re-read, or all of them when too many changed. */
 function followResolver(db: DB, rebuildOver: number): WriterResolver {
   const held = writers.get(db);
@@ -149,12 +167,7 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
   const full = forceFull || pending.paths.size === 0 || pending.paths.size > FULL_PASS_SHARE * files;
   const w = followResolver(db, FULL_PASS_SHARE * files);
   const { rf } = w;
-  const rebound = rf.resolver.stale;
-  if (rebound) {
-    w.importTargets = new Map();
-    const targets = w.importTargets;
-    for (const _ of bindImports(rf, undefined, (r, t) => void (targets.get(r.path) ?? targets.set(r.path, []).get(r.path)!).push(t ?? null)));
-  }
+  const rebound = bindIfStale(w);
   const importTarget = new Map<number, string | null>();
   for (const [path, refs] of rf.imports) {
     const targets = w.importTargets.get(path) ?? [];

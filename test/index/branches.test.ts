@@ -8,6 +8,7 @@ import { indexRepository } from '../../indexer/index-repository.ts';
 import { seededRandom } from '../../indexer/random.ts';
 import { cacheStats } from '../../indexer/store/extraction-cache.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
+import { warmResolver } from '../../indexer/store/resolution.ts';
 import { getGeneration } from '../../indexer/store/write.ts';
 import { branchEdit, branchingPackage, commitBranch, editBody, type Tree } from '../helpers/branches.ts';
 import { bm25Fingerprint } from '../helpers/random-edits.ts';
@@ -174,6 +175,23 @@ describe('branch switches', () => {
     expect((await indexRepository({ repo, db: again, workers: 0 })).resolution?.mode).toBe('changes');
     await expectFresh(again, repo);
     again.close();
+  });
+
+  it('a resolver built ahead (a replacement writer thread) follows the switches after it to a fresh index', async () => {
+    const { repo } = twoBranches(7, 16, 12);
+    const dbFile = path.join(repo, '.allot/index.db');
+    const first = openStore(dbFile);
+    await indexRepository({ repo, db: first, workers: 0 });
+    first.close();
+    const db = openStore(dbFile);
+    warmResolver(db);
+    for (const branch of ['b', 'a']) {
+      git(repo, 'checkout', '-q', branch);
+      const s = await indexRepository({ repo, db, workers: 0 });
+      expect(s.parsed + s.restored, branch).toBeGreaterThan(0);
+      await expectFresh(db, repo);
+    }
+    db.close();
   });
 
   it('kill -9 during a restore leaves a consistent index, and the next run finishes it to a fresh index', { timeout: 120_000 }, async () => {
