@@ -5,11 +5,12 @@ import { createIncrementalResolver, type IncrementalResolver, type ResolverObjec
  * the resolver over them. What a file contributes is replaced whole (`replaceResolverFiles`); the import bindings
  * are redone (`bindImports`) only when a change reaches what they read (`resolver.stale`). Shared by the
  * structural retriever's structure and the store's resolution pass, so both resolve exactly as a fresh resolver over
- * the same files would: objects are added per file in id order, imports bound in path, then line order.
+ * the same files would: objects are added per file in the order they start (then by id: what a fresh
+ * extraction inserts first, whatever rewrites in place did to the rows), imports bound in path, then line order.
  */
 export interface ResolverFiles {
   resolver: IncrementalResolver;
-  /** Object ids per file, sorted. */
+  /** Object ids per file, in the order they were added. */
   byFile: Map<string, string[]>;
   /** Indexed files with objects, sorted. */
   files: string[];
@@ -22,7 +23,7 @@ export function emptyResolverFiles(): ResolverFiles {
 }
 
 /**
- * Replaces what the given files contribute with what they hold now (`objectsOf`: in id order; `importsOf`: in line
+ * Replaces what the given files contribute with what they hold now (`objectsOf`: in the order they start, then by id; `importsOf`: in line
  * order; nothing for a removed file). Afterwards `resolver.stale` says whether the bindings must be redone.
  * Returns the ids each file held before and the objects added, for callers that keep more per object.
  */

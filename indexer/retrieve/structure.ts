@@ -44,7 +44,7 @@ function statementsOf(db: DB): Statements {
   const paths = db.prepare('SELECT path FROM files ORDER BY path').pluck();
   const objects = db.prepare(
     `SELECT o.id, f.path, o.parent_id AS parentId, o.kind, o.name, o.qualified_name AS qualifiedName, o.start_line AS startLine, o.end_line AS endLine
-     FROM files f JOIN objects o ON o.file_id = f.id WHERE f.path = ? ORDER BY o.id`,
+     FROM files f JOIN objects o ON o.file_id = f.id WHERE f.path = ? ORDER BY o.start_byte, o.id`,
   );
   const outEdges = db
     .prepare('SELECT r.source_id, r.target_id FROM files f JOIN objects o ON o.file_id = f.id JOIN refs r ON r.source_id = o.id WHERE f.path = ? AND r.target_id IS NOT NULL')

@@ -74,7 +74,7 @@ function buildResolver(db: DB): WriterResolver {
     for (const r of rows) (out.get(r.path) ?? out.set(r.path, []).get(r.path)!).push(r);
     return out;
   };
-  const objects = group(db.prepare(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN files f ON f.id = o.file_id ORDER BY f.path, o.id`).all() as ResolverObject[]);
+  const objects = group(db.prepare(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN files f ON f.id = o.file_id ORDER BY f.path, o.start_byte, o.id`).all() as ResolverObject[]);
   const imports = group(
     db.prepare(`SELECT ${IMPORT_COLUMNS} FROM files f JOIN objects o ON o.file_id = f.id JOIN refs r ON r.source_id = o.id WHERE r.kind = 'import' ORDER BY f.path, r.line, r.id`).all() as ResolverReference[],
   );
@@ -110,7 +110,7 @@ function followResolver(db: DB, rebuildOver: number): WriterResolver {
     writers.set(db, fresh);
     return fresh;
   }
-  const objects = db.prepare(`SELECT ${OBJECT_COLUMNS} FROM files f JOIN objects o ON o.file_id = f.id WHERE f.path = ? ORDER BY o.id`);
+  const objects = db.prepare(`SELECT ${OBJECT_COLUMNS} FROM files f JOIN objects o ON o.file_id = f.id WHERE f.path = ? ORDER BY o.start_byte, o.id`);
   const imports = db.prepare(`SELECT ${IMPORT_COLUMNS} FROM files f JOIN objects o ON o.file_id = f.id JOIN refs r ON r.source_id = o.id WHERE f.path = ? AND r.kind = 'import' ORDER BY r.line, r.id`);
   replaceResolverFiles(held.rf, changed, (p) => objects.all(p) as ResolverObject[], (p) => imports.all(p) as ResolverReference[]);
   held.generation = getGeneration(db);
