@@ -255,10 +255,9 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
         }
         if (!watcher && !stopping) startWatcher();
         // A full run, or a resolution pass over a large repository, grows the writer thread's heap and V8 keeps
-        // what it grew: a fresh thread gives it back. After a full run at once; after an edit only once the
-        // daemon has been quiet for a while, so a thread booting never delays the next save.
-        if (job.full && !stopping) void writer.recycle();
-        else if (r.heapMb > RECYCLE_HEAP_MB + r.baseHeapMb && !stopping) {
+        // what it grew: a fresh thread gives it back, once the daemon has been quiet for a while, so a thread
+        // booting (and building its resolver) never delays the next save, such as the few files after a checkout.
+        if ((job.full || r.heapMb > RECYCLE_HEAP_MB + r.baseHeapMb) && !stopping) {
           recycleTimer = setTimeout(() => {
             recycleTimer = null;
             const quiet = !fences.running() && !fences.pending().paths && !fences.pending().full && !changes.size();
