@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { extractFile, extractRead, type FileOutcome, type ReadFile } from './extract/extract-file.ts';
+import { boundHeapGrowth } from './heap-growth.ts';
 import { workerBoot } from './worker-boot.ts';
 
 export interface ParseRequest {
@@ -45,10 +46,11 @@ interface Thread {
 }
 
 export function createParsePool(workers = defaultWorkerCount()): ParsePool {
+  const releaseHeap = boundHeapGrowth();
   if (workers <= 0) {
     return {
       extract: extractRequest,
-      close: async () => {},
+      close: async () => releaseHeap(),
     };
   }
   let nextId = 0;
@@ -101,6 +103,7 @@ export function createParsePool(workers = defaultWorkerCount()): ParsePool {
     },
     async close() {
       await Promise.all(threads.map((t) => t.worker.terminate()));
+      releaseHeap();
     },
   };
 }

@@ -62,7 +62,7 @@ export function extractCode(
     const root = tree.rootNode;
     recovered = recoverMatches(lang, text, src, root, deadline);
     const matches = recovered.matches;
-    const defs = collectDefinitions(matches, lang, src, attachmentsOf(lang, recovered.roots, src.text));
+    const defs = collectDefinitions(matches, lang, src, attachmentsOf(matches, src.text));
     const objects = buildObjects(path, src, defs);
     const moduleDoc = lang.spec.docStyle === 'leading-string' ? leadingString(root) : null;
     if (moduleDoc) objects[0].docstring = moduleDoc.text;
@@ -87,12 +87,15 @@ interface Attachments {
   leadingBefore(node: Node): Node | undefined;
 }
 
-function attachmentsOf(lang: LoadedLanguage, roots: Node[], text: string): Attachments {
+/** From the `@wrapper` and `@leading` captures among the query's matches (the registry appends their patterns). */
+function attachmentsOf(matches: QueryMatch[], text: string): Attachments {
   const wrappers = new Map<number, Node[]>();
   const leading = new Map<number, Node>();
-  for (const c of roots.flatMap((root) => lang.attachments?.captures(root) ?? [])) {
-    if (c.name === 'wrapper') (wrappers.get(c.node.endIndex) ?? wrappers.set(c.node.endIndex, []).get(c.node.endIndex)!).push(c.node);
-    else leading.set(c.node.endIndex, c.node);
+  for (const m of matches) {
+    for (const c of m.captures) {
+      if (c.name === 'wrapper') (wrappers.get(c.node.endIndex) ?? wrappers.set(c.node.endIndex, []).get(c.node.endIndex)!).push(c.node);
+      else if (c.name === 'leading') leading.set(c.node.endIndex, c.node);
+    }
   }
   return {
     wrapperOf(node) {

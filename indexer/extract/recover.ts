@@ -13,8 +13,6 @@ const ATTACHED = /^(@|#\[|\/\/|\/\*|\*|--|#|;|\(\*)/;
 export interface Recovered {
   /** Query matches of the whole file: the first parse's, with those of broken regions replaced by their chunks'. */
   matches: QueryMatch[];
-  /** Roots of every tree the matches come from (for attachment queries). */
-  roots: Node[];
   /** Trees of the re-parsed chunks: the caller deletes them after use. */
   trees: Tree[];
 }
@@ -30,16 +28,15 @@ export interface Recovered {
  */
 export function recoverMatches(lang: LoadedLanguage, text: string, src: SourceLines, root: Node, deadline: number): Recovered {
   const first = lang.query.matches(root);
-  if (!root.hasError) return { matches: first, roots: [root], trees: [] };
+  if (!root.hasError) return { matches: first, trees: [] };
   const regions = brokenRegions(root);
   const split = regions.map((r) => splitRegion(src, r));
   // A region with no line to cut at would parse the same way again.
-  if (split.every((chunks) => chunks.length < 2)) return { matches: first, roots: [root], trees: [] };
+  if (split.every((chunks) => chunks.length < 2)) return { matches: first, trees: [] };
   const perRegion = Math.max(1, Math.floor(MAX_CHUNKS / regions.length));
   const merged = split.flatMap((chunks) => mergeChunks(chunks, perRegion));
   const inRegion = (at: number) => regions.some((r) => at >= r.startIndex && at < r.endIndex);
   const matches = first.filter((m) => !inRegion(matchStart(m)));
-  const roots = [root];
   const trees: Tree[] = [];
   for (const range of merged) {
     if (performance.now() > deadline) break;
@@ -47,13 +44,12 @@ export function recoverMatches(lang: LoadedLanguage, text: string, src: SourceLi
     const tree = lang.parser.parse(text, null, { includedRanges: [range], progressCallback: () => performance.now() > deadline });
     if (!tree) break;
     trees.push(tree);
-    roots.push(tree.rootNode);
     for (const m of lang.query.matches(tree.rootNode)) {
       const at = matchStart(m);
       if (at >= range.startIndex && at < range.endIndex) matches.push(m);
     }
   }
-  return { matches, roots, trees };
+  return { matches, trees };
 }
 
 function matchStart(m: QueryMatch): number {
@@ -62,11 +58,24 @@ function matchStart(m: QueryMatch): number {
   return at;
 }
 
-/** Runs of consecutive top-level nodes holding an ERROR or MISSING node, as ranges. */
+/**
+ * Open naming scopes whose bodies hold top-level declarations (C++ `namespace x {`, `extern "C" {`): an error
+ * inside one is looked for among the body's declarations, so one broken declaration does not re-parse the file.
+ */
+const SCOPES = new Set(['namespace_definition', 'linkage_specification']);
+
+/** Runs of consecutive top-level nodes holding an ERROR or MISSING node, as ranges (inside open naming scopes, of their declarations). */
 function brokenRegions(root: Node): Range[] {
   const out: Range[] = [];
   let open: Range | undefined;
   for (const child of root.children) {
+    const body = SCOPES.has(child.type) && !child.isError && !child.isMissing ? child.childForFieldName('body') : null;
+    if (body && body.hasError && !body.isError && !body.isMissing) {
+      if (open) out.push(open);
+      open = undefined;
+      out.push(...brokenRegions(body));
+      continue;
+    }
     if (child.hasError || child.isError || child.isMissing) {
       if (open) open = { startIndex: open.startIndex, startPosition: open.startPosition, endIndex: child.endIndex, endPosition: child.endPosition };
       else open = { startIndex: child.startIndex, startPosition: child.startPosition, endIndex: child.endIndex, endPosition: child.endPosition };

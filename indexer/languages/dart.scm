@@ -16,6 +16,8 @@
 ; methods with bodies; abstract methods and constructors are declarations
 (class_body (method_signature [(function_signature name: (identifier) @name) (getter_signature name: (identifier) @name) (setter_signature name: (identifier) @name) (constructor_signature name: (identifier) @name) (factory_constructor_signature (identifier) @name)]) @definition.function . (function_body) @extent)
 (extension_body (method_signature [(function_signature name: (identifier) @name) (getter_signature name: (identifier) @name) (setter_signature name: (identifier) @name)]) @definition.function . (function_body) @extent)
+; a local function inside a body (`int readInteger(int bits) { ... }` in a method, helpers in a test's `main`)
+(local_function_declaration (lambda_expression parameters: (function_signature name: (identifier) @name))) @definition.function
 (class_body (declaration [(function_signature name: (identifier) @name) (constructor_signature name: (identifier) @name) (factory_constructor_signature (identifier) @name)]) @definition.function)
 ; top-level `const`/`final`/`var`
 (program (static_final_declaration_list (static_final_declaration (identifier) @name) @definition.constant))

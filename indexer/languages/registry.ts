@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Language as Grammar, Parser, Query } from 'web-tree-sitter';
 import type { CodeLanguage, Language } from '../types.ts';
-import { separateCallSignatures } from './repairs.ts';
+import { blankExportMacros, dartModernSyntax, kotlinModernSyntax, separateCallSignatures } from './repairs.ts';
 
 /** How a language attaches documentation to a definition. */
 export type DocStyle = 'leading-string' | 'preceding-comment';
@@ -43,18 +43,18 @@ export const LANGUAGE_SPECS: Record<CodeLanguage, LanguageSpec> = {
   java: { language: 'java', extensions: ['.java'], grammar: vscode('java'), docStyle: 'preceding-comment', wrappers: [], leading: ['block_comment', 'line_comment'] },
   go: { language: 'go', extensions: ['.go'], grammar: vscode('go'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
   rust: { language: 'rust', extensions: ['.rs'], grammar: vscode('rust'), docStyle: 'preceding-comment', wrappers: [], leading: ['line_comment', 'block_comment', 'attribute_item'] },
-  c: { language: 'c', extensions: ['.c'], grammar: cursorless('c'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
-  cpp: { language: 'cpp', extensions: ['.cc', '.cpp', '.cxx', '.c++', '.hh', '.hpp', '.hxx', '.h++', '.ipp', '.tpp', '.inl'], grammar: vscode('cpp'), docStyle: 'preceding-comment', wrappers: ['template_declaration'], leading: comments },
+  c: { language: 'c', extensions: ['.c'], grammar: cursorless('c'), docStyle: 'preceding-comment', wrappers: [], leading: comments , repair: blankExportMacros },
+  cpp: { language: 'cpp', extensions: ['.cc', '.cpp', '.cxx', '.c++', '.hh', '.hpp', '.hxx', '.h++', '.ipp', '.tpp', '.inl'], grammar: vscode('cpp'), docStyle: 'preceding-comment', wrappers: ['template_declaration'], leading: comments , repair: blankExportMacros },
   csharp: { language: 'csharp', extensions: ['.cs'], grammar: vscode('c-sharp'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'attribute_list'] },
   php: { language: 'php', extensions: ['.php', '.phtml'], interpreters: ['php'], grammar: vscode('php'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'attribute_list'] },
   ruby: { language: 'ruby', extensions: ['.rb', '.rake', '.gemspec', '.ru'], interpreters: ['ruby'], grammar: vscode('ruby'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
-  kotlin: { language: 'kotlin', extensions: ['.kt', '.kts'], grammar: cursorless('kotlin'), docStyle: 'preceding-comment', wrappers: [], leading: ['line_comment', 'multiline_comment'] },
+  kotlin: { language: 'kotlin', extensions: ['.kt', '.kts'], grammar: cursorless('kotlin'), docStyle: 'preceding-comment', wrappers: [], leading: ['line_comment', 'multiline_comment'], repair: kotlinModernSyntax },
   swift: { language: 'swift', extensions: ['.swift'], grammar: cursorless('swift'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'multiline_comment'] },
   scala: { language: 'scala', extensions: ['.scala', '.sc'], interpreters: ['scala'], grammar: cursorless('scala'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'block_comment'] },
   bash: { language: 'bash', extensions: ['.sh', '.bash', '.zsh', '.ksh'], interpreters: ['sh', 'bash', 'zsh', 'ksh', 'dash'], grammar: vscode('bash'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
   lua: { language: 'lua', extensions: ['.lua'], interpreters: ['lua', 'luajit'], grammar: cursorless('lua'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
   elixir: { language: 'elixir', extensions: ['.ex', '.exs'], interpreters: ['elixir'], grammar: cursorless('elixir'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
-  dart: { language: 'dart', extensions: ['.dart'], grammar: cursorless('dart'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'documentation_comment', 'annotation'] },
+  dart: { language: 'dart', extensions: ['.dart'], grammar: cursorless('dart'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'documentation_comment', 'annotation'], repair: dartModernSyntax },
   haskell: { language: 'haskell', extensions: ['.hs'], interpreters: ['runhaskell', 'runghc'], grammar: cursorless('haskell'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'haddock', 'signature'] },
   ocaml: { language: 'ocaml', extensions: ['.ml'], interpreters: ['ocaml'], grammar: { pkg: 'tree-sitter-ocaml', file: 'tree-sitter-ocaml.wasm' }, docStyle: 'preceding-comment', wrappers: ['value_definition', 'type_definition', 'module_definition', 'class_definition'], leading: comments },
   ocaml_interface: { language: 'ocaml_interface', extensions: ['.mli'], grammar: { pkg: 'tree-sitter-ocaml', file: 'tree-sitter-ocaml_interface.wasm' }, docStyle: 'preceding-comment', wrappers: ['type_definition', 'module_definition'], leading: comments },
@@ -122,9 +122,12 @@ export function querySource(file: string, seen: string[] = []): string {
 export interface LoadedLanguage {
   spec: LanguageSpec;
   parser: Parser;
+  /**
+   * The language's query, with patterns capturing `@wrapper` and `@leading` nodes (see LanguageSpec) appended: found
+   * by query, since walking parents and siblings costs O(depth) each in tree-sitter, and in the same pass as the
+   * definitions, since a second pass over the tree cost as much as a third of the first one.
+   */
   query: Query;
-  /** Captures `@wrapper` and `@leading` nodes (see LanguageSpec): found by query, since walking parents and siblings costs O(depth) each in tree-sitter. */
-  attachments: Query | null;
 }
 
 let init: Promise<void> | undefined;
@@ -146,7 +149,7 @@ export function loadLanguage(language: CodeLanguage): Promise<LoadedLanguage> {
         spec.wrappers.length ? `[${spec.wrappers.map((t) => `(${t})`).join(' ')}] @wrapper` : '',
         spec.leading.length ? `[${spec.leading.map((t) => `(${t})`).join(' ')}] @leading` : '',
       ].join('\n');
-      return { spec, parser, query: new Query(grammar, source), attachments: patterns.trim() ? new Query(grammar, patterns) : null };
+      return { spec, parser, query: new Query(grammar, `${source}\n${patterns}`) };
     })();
     loaded.set(language, p);
   }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Language } from '../types.ts';
+import { psr4Candidates, type Psr4Root } from './psr4.ts';
 
 /**
  * Where module specifiers point: an index of the repository's files by module
@@ -40,7 +41,13 @@ function commonPrefix(a: string, b: string): number {
   return i;
 }
 
-export function buildModuleIndex(files: string[]): ModuleIndex {
+/** What a repository declares about where its modules live, beyond their paths (composer.json's PSR-4 roots). */
+export interface ModuleRoots {
+  psr4: Psr4Root[];
+}
+
+export function buildModuleIndex(files: string[], roots: ModuleRoots = { psr4: [] }): ModuleIndex {
+  const present = new Set(files);
   const byKey = new Map<string, string[]>();
   const bySuffix = new Map<string, string[]>();
   const dirFiles = new Map<string, string[]>();
@@ -128,10 +135,12 @@ export function buildModuleIndex(files: string[]): ModuleIndex {
         // `using App.Util;`: the folder the namespace names (namespaces mirror folders by convention).
         case 'csharp':
           return folder(spec.split('.'), (f) => f.endsWith('.cs'));
-        // `use App\Models\User`: PSR-4 maps a namespace prefix to a folder and the rest to the path
-        // below it, so the class's file is the one whose path ends with the trailing segments.
-        case 'php':
-          return bySegments(spec.split('\\').filter(Boolean), fromPath);
+        // `use App\Models\User`: composer.json's PSR-4 roots name the file (`App\` -> app/Models/User.php);
+        // without one that holds it, the file whose path ends with the trailing segments (PSR-4 by convention).
+        case 'php': {
+          const declared = psr4Candidates(roots.psr4, spec).find((f) => present.has(f));
+          return declared ? [declared] : bySegments(spec.split('\\').filter(Boolean), fromPath);
+        }
         // `require 'rack/request'` below a load path; `require_relative` (kept as `./x`) beside the file.
         case 'ruby':
           if (spec.startsWith('.')) return relative(here === '.' ? '' : here, [spec.replace(/\.rb$/, '')]);

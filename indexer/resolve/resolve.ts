@@ -1,5 +1,5 @@
 import type { Language, ObjectKind, ReferenceKind } from '../types.ts';
-import { buildModuleIndex, type ModuleIndex } from './modules.ts';
+import { buildModuleIndex, type ModuleIndex, type ModuleRoots } from './modules.ts';
 
 export interface ResolverObject {
   id: string;
@@ -55,8 +55,8 @@ export interface Resolver {
  * deterministic: the same objects and references always give the same targets.
  * @returns target object id per reference id (unresolved references absent).
  */
-export function resolveReferences(objects: ResolverObject[], refs: ResolverReference[]): Map<number, string> {
-  const resolver = createResolver(objects);
+export function resolveReferences(objects: ResolverObject[], refs: ResolverReference[], roots?: ModuleRoots): Map<number, string> {
+  const resolver = createResolver(objects, roots);
   const targets = new Map<number, string>();
   const imports = refs.filter((r) => r.kind === 'import');
   // Two passes: a re-export is followed whichever file was read first.
@@ -74,8 +74,8 @@ export function resolveReferences(objects: ResolverObject[], refs: ResolverRefer
 }
 
 /** The resolver behind `resolveReferences`, for callers that stream references. */
-export function createResolver(objects: ResolverObject[]): Resolver {
-  const resolver = createIncrementalResolver();
+export function createResolver(objects: ResolverObject[], roots?: ModuleRoots): Resolver {
+  const resolver = createIncrementalResolver(roots);
   resolver.addObjects(objects);
   return resolver;
 }
@@ -111,12 +111,12 @@ export interface IncrementalResolver extends Resolver {
   restoreBindings(path: string, saved: SavedBindings): void;
 }
 
-export function createIncrementalResolver(): IncrementalResolver {
+export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResolver {
   const byId = new Map<string, ResolverObject>();
   const members = new Map<string, Map<string, string>>();
   const moduleOf = new Map<string, string>();
   const byName = new Map<string, Set<string>>();
-  let modules: ModuleIndex = buildModuleIndex([]);
+  let modules: ModuleIndex = buildModuleIndex([], roots);
   let folderFiles = new Map<string, string[]>();
   let filesChanged = false;
   let stale = true;
@@ -129,7 +129,7 @@ export function createIncrementalResolver(): IncrementalResolver {
     if (!filesChanged) return;
     filesChanged = false;
     const files = [...moduleOf.keys()].sort();
-    modules = buildModuleIndex(files);
+    modules = buildModuleIndex(files, roots);
     folderFiles = new Map();
     for (const f of files) {
       const dir = f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : '';

@@ -1,3 +1,4 @@
+import type { ModuleRoots } from './modules.ts';
 import { createIncrementalResolver, type IncrementalResolver, type ResolverObject, type ResolverReference } from './resolve.ts';
 
 /**
@@ -18,8 +19,9 @@ export interface ResolverFiles {
   imports: Map<string, ResolverReference[]>;
 }
 
-export function emptyResolverFiles(): ResolverFiles {
-  return { resolver: createIncrementalResolver(), byFile: new Map(), files: [], imports: new Map() };
+/** An empty resolver, with where the repository says its modules live (PSR-4 roots) when known. */
+export function emptyResolverFiles(roots?: ModuleRoots): ResolverFiles {
+  return { resolver: createIncrementalResolver(roots), byFile: new Map(), files: [], imports: new Map() };
 }
 
 /**

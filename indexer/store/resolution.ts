@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import { isTestPath } from '../paths.ts';
+import type { ModuleRoots } from '../resolve/modules.ts';
+import { psr4Roots } from '../resolve/psr4.ts';
 import type { ResolverObject, ResolverReference } from '../resolve/resolve.ts';
 import { bindImports, emptyResolverFiles, replaceResolverFiles, type ResolverFiles } from '../resolve/resolver-files.ts';
 import { viewText } from '../extract/view-text.ts';
@@ -52,6 +54,16 @@ function fileLines(db: DB): (fileId: number) => string[] {
   };
 }
 
+const isComposerJson = (path: string) => path === 'composer.json' || path.endsWith('/composer.json');
+
+/** Where the repository says its modules live: the PSR-4 roots of every indexed composer.json (a change to one marks resolution dirty like any file). */
+function moduleRoots(db: DB): ModuleRoots {
+  const rows = db
+    .prepare("SELECT f.path, t.text FROM file_texts t JOIN files f ON f.id = t.file_id WHERE f.path = 'composer.json' OR f.path LIKE '%/composer.json' ORDER BY f.path")
+    .all() as { path: string; text: string }[];
+  return { psr4: rows.flatMap((r) => psr4Roots(r.path, r.text)) };
+}
+
 /**
  * The resolver the writer's connection keeps between passes, following the change log: a daemon's pass after a
  * few files changed reads those files only, and rebinds imports only when a change reaches what they read.
@@ -78,7 +90,7 @@ function buildResolver(db: DB): WriterResolver {
   const imports = group(
     db.prepare(`SELECT ${IMPORT_COLUMNS} FROM files f JOIN objects o ON o.file_id = f.id JOIN refs r ON r.source_id = o.id WHERE r.kind = 'import' ORDER BY f.path, r.line, r.id`).all() as ResolverReference[],
   );
-  const rf = emptyResolverFiles();
+  const rf = emptyResolverFiles(moduleRoots(db));
   replaceResolverFiles(rf, objects.keys(), (p) => objects.get(p) ?? [], (p) => imports.get(p) ?? []);
   return { rf, generation: getGeneration(db), importTargets: new Map() };
 }
@@ -105,7 +117,8 @@ export function warmResolver(db: DB): void {
 function followResolver(db: DB, rebuildOver: number): WriterResolver {
   const held = writers.get(db);
   const changed = held ? changedSince(db, held.generation) : null;
-  if (!held || !changed || changed.length > rebuildOver) {
+  // The PSR-4 roots are the resolver's own: a changed composer.json makes a new one.
+  if (!held || !changed || changed.length > rebuildOver || changed.some(isComposerJson)) {
     const fresh = buildResolver(db);
     writers.set(db, fresh);
     return fresh;
@@ -164,7 +177,7 @@ export function resolveStore(db: DB, opts: { full?: boolean } = {}): ResolutionS
 function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
   const pending = readPending(db);
   const files = db.prepare('SELECT count(*) FROM files').pluck().get() as number;
-  const full = forceFull || pending.paths.size === 0 || pending.paths.size > FULL_PASS_SHARE * files;
+  const full = forceFull || pending.paths.size === 0 || pending.paths.size > FULL_PASS_SHARE * files || [...pending.paths].some(isComposerJson);
   const w = followResolver(db, FULL_PASS_SHARE * files);
   const { rf } = w;
   const rebound = bindIfStale(w);

@@ -136,6 +136,23 @@ describe('javascript query details', () => {
     ]);
   });
 
+  it('reads script-style code: object-literal namespaces, functions assigned to plain names, in blocks and IIFEs', async () => {
+    const f = await extractText(
+      'widgets.js',
+      "'use strict';\n{\n  window.Picker = {\n    init: function (id) { return id; },\n    close() {},\n    size: 3,\n  };\n}\n(function () {\n  var later;\n  later = function () {};\n  this.listeners = {};\n  Api = { get: () => 1 };\n})();\n",
+    );
+    expect(f.parseErrors).toBe(0);
+    expect(objects(f)).toEqual([
+      'module widgets 1-14',
+      'namespace Picker 3-7',
+      'function Picker.init 4-4',
+      'function Picker.close 5-5',
+      'function later 11-11',
+      'namespace Api 13-13',
+      'function Api.get 13-13',
+    ]);
+  });
+
   it('keeps what parses in a file with syntax errors', async () => {
     const f = await extractText(
       'broken.js',

@@ -103,11 +103,11 @@ const ROWS: Row[] = [
     language: 'c',
     files: {
       'src/geometry.h': '#ifndef GEOMETRY_H\n#define GEOMETRY_H\ntypedef struct point { int x, y; } point_t;\nint manhattan(point_t p);\n#endif\n',
-      'src/geometry.c': '#include "geometry.h"\n#define ABS(v) ((v) < 0 ? -(v) : (v))\nstatic int calls = 0;\n/* Distance from the origin. */\nint manhattan(point_t p) { calls++; return ABS(p.x) + ABS(p.y); }\nenum axis { AXIS_X, AXIS_Y };\n',
+      'src/geometry.c': '#include "geometry.h"\n#define ABS(v) ((v) < 0 ? -(v) : (v))\nstatic int calls = 0;\n/* Distance from the origin. */\nint manhattan(point_t p) { calls++; return ABS(p.x) + ABS(p.y); }\nGEO_API int (*on_measure)(point_t *p) GEO_ATTR;\nGEO_API point_t *(origin) (void);\nenum axis { AXIS_X, AXIS_Y };\n',
       'src/main.c': '#include <stdio.h>\n#include "geometry.h"\nint main(void) { point_t p = {1, 2}; printf("%d", manhattan(p)); return 0; }\n',
     },
     file: 'src/geometry.c',
-    objects: ['module src.geometry', 'function ABS', 'constant calls', 'function manhattan', 'enum axis'],
+    objects: ['module src.geometry', 'function ABS', 'constant calls', 'function manhattan', 'constant on_measure', 'enum axis'],
     importRef: { from: 'src/main.c', module: 'geometry.h', to: 'src/geometry.h' },
     call: { source: 'main', name: 'manhattan', target: 'manhattan', to: 'src/geometry.c' },
   },
@@ -159,11 +159,11 @@ const ROWS: Row[] = [
   {
     language: 'kotlin',
     files: {
-      'src/main/kotlin/com/acme/util/Text.kt': 'package com.acme.util\n\n/** Text helpers. */\nobject Text {\n    const val WIDTH = 8\n    fun pad(s: String): String = s.padStart(WIDTH)\n}\ninterface Shape { fun area(): Double }\nenum class Kind { A, B }\ntypealias Name = String\nfun shout(s: String) = s.uppercase()\n',
+      'src/main/kotlin/com/acme/util/Text.kt': 'package com.acme.util\n\n/** Text helpers. */\nobject Text {\n    const val WIDTH = 8\n    const val MASK = 0b1000_0000\n    fun pad(s: String): String = s.padStart(WIDTH)\n}\ninterface Shape { fun area(): Double }\nfun interface Sizer { fun size(s: String): Int }\nenum class Kind { A, B }\ntypealias Name = String\nfun shout(s: String) = s.uppercase()\n',
       'src/main/kotlin/com/acme/App.kt': 'package com.acme\n\nimport com.acme.util.Text\n\nclass App : Runnable {\n    override fun run() { println(Text.pad("x")) }\n}\n',
     },
     file: 'src/main/kotlin/com/acme/util/Text.kt',
-    objects: ['module src.main.kotlin.com.acme.util.Text', 'class Text', 'constant Text.WIDTH', 'method Text.pad', 'interface Shape', 'method Shape.area', 'enum Kind', 'type Name', 'function shout'],
+    objects: ['module src.main.kotlin.com.acme.util.Text', 'class Text', 'constant Text.WIDTH', 'constant Text.MASK', 'method Text.pad', 'interface Shape', 'method Shape.area', 'interface Sizer', 'method Sizer.size', 'enum Kind', 'type Name', 'function shout'],
     importRef: { from: 'src/main/kotlin/com/acme/App.kt', module: 'com.acme.util', to: 'src/main/kotlin/com/acme/util/Text.kt', object: 'Text' },
     call: { source: 'App.run', name: 'pad', target: 'Text.pad', to: 'src/main/kotlin/com/acme/util/Text.kt' },
   },
@@ -225,11 +225,11 @@ const ROWS: Row[] = [
   {
     language: 'dart',
     files: {
-      'lib/src/text.dart': '/// Text helpers.\nclass Text {\n  static const width = 8;\n  static String pad(String s) {\n    return s.padLeft(width);\n  }\n  int get size => width;\n}\nmixin Loud { String shout(String s) => s.toUpperCase(); }\nenum Kind { a, b }\nString trimAll(String s) {\n  return s.trim();\n}\n',
+      'lib/src/text.dart': 'library;\n\n/// Text helpers.\nclass Text {\n  static const width = 8;\n  static String pad(String s) {\n    return s.padLeft(width);\n  }\n  int get size => width;\n}\nmixin Loud { String shout(String s) => s.toUpperCase(); }\nabstract mixin class Padded {}\nextension type Meters._(int v) implements Object {\n  int twice() => v * 2;\n}\nenum Kind { a, b }\nString trimAll(String s) {\n  String strip(String t) => t.trim();\n  return strip(s);\n}\n',
       'lib/app.dart': "import 'package:acme/src/text.dart';\n\nvoid run() {\n  print(trimAll(Text.pad('x')));\n}\n",
     },
     file: 'lib/src/text.dart',
-    objects: ['module lib.src.text', 'class Text', 'method Text.pad', 'method Text.size', 'trait Loud', 'method Loud.shout', 'enum Kind', 'function trimAll'],
+    objects: ['module lib.src.text', 'class Text', 'method Text.pad', 'method Text.size', 'trait Loud', 'method Loud.shout', 'class Padded', 'class Meters', 'method Meters.twice', 'enum Kind', 'function trimAll', 'function trimAll.strip'],
     importRef: { from: 'lib/app.dart', module: 'package:acme/src/text.dart', to: 'lib/src/text.dart' },
     call: { source: 'run', name: 'trimAll', target: 'trimAll', to: 'lib/src/text.dart' },
   },

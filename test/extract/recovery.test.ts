@@ -24,6 +24,13 @@ describe('declarations after a syntax error survive', () => {
       kept: ['function before 1-1', 'function after 7-7', 'class Later 9-9', 'method Later.run 9-9'],
       calls: ['7 call before <- after', '9 call after <- Later.run'],
     },
+    {
+      // inside a namespace only the broken declaration is re-parsed: the rest keeps the namespace's qualification
+      name: 'broken.cc',
+      text: 'namespace store {\n\nint before() { return 1; }\n\nint broken() {\n  return 1 +;\n}\n\nint after() { return before(); }\n\n}  // namespace store\n',
+      kept: ['function store.before 3-3', 'function store.broken 5-7', 'function store.after 9-9'],
+      calls: ['9 call before <- store.after'],
+    },
   ])('$name', async ({ name, text, kept, calls }) => {
     const f = await extractText(name, text);
     expect(f.parseErrors).toBeGreaterThan(0);

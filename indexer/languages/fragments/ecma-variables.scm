@@ -54,6 +54,20 @@
     left: (member_expression property: (property_identifier) @name)
     right: [(arrow_function) (function_expression) (generator_function)])) @definition.function
 
+; `later = function () {}`, `nextTick = function nextTickTimeout() {}`: a function assigned to a plain name
+; (a variable declared earlier, or a global), anywhere
+(expression_statement
+  (assignment_expression
+    left: (identifier) @name
+    right: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+
+; `window.SelectFilter = { init: function () {} }`, `Api = { get() {} }`: an object literal of functions assigned
+; to a name is a namespace (its functions qualified by it), anywhere; literals of data only are not
+(expression_statement
+  (assignment_expression
+    left: [(identifier) @name (member_expression property: (property_identifier) @name)]
+    right: (object [(pair value: [(arrow_function) (function_expression) (generator_function)]) (method_definition)]))) @definition.namespace
+
 ; a function value declared anywhere else (a block, a function body): `{ const init = function () {} }`
 ; (at top level the statement patterns above read it first; the engine keeps one object)
 (variable_declarator
