@@ -16,7 +16,7 @@ import { containmentOf, groupInput, renderGroup, type GroupInput } from './form.
 import { isOutline, shownRanges, shrinkOutline } from './outline.ts';
 import { fragments, quotient } from './quotient.ts';
 import {
-  endLineOf, renderInput, renderWithin, shrinkRendered, wholeText, wholeTokens, type Rendered, type RenderInput,
+  endLineOf, renderInput, renderWindow, renderWithin, shrinkRendered, wholeText, wholeTokens, type Rendered, type RenderInput,
 } from './render.ts';
 import { terms } from './terms.ts';
 import type {
@@ -85,6 +85,13 @@ function cutAtBudget(groups: GroupInput[], available: number, queryTokens: strin
     R = r.outcome === 'whole' ? R - r.tokens : 0;
   });
   return { steps, rendered, floor: 0 };
+}
+
+// Breadth rule (slots): a structure-found slot not shown whole (d_i > b_i) and longer than a head shows its head.
+function headFirst(b: Placed, headLines: number, tok: Tokenizer): void {
+  if (!b.gi.fromStart || b.rendered.outcome !== 'clipped' || b.input.lines.length <= headLines) return;
+  const head = renderWindow(b.input, [0, headLines - 1], tok);
+  if (head.tokens < b.rendered.tokens) b.rendered = head;
 }
 
 const shownLines = (input: RenderInput, r: Rendered): [number, number] =>
@@ -211,8 +218,12 @@ export function allocate(
     gi, input: gi.input, rendered: rendered[k], role: gi.group.root.role, allowance: opts.noRender ? steps[k].R : steps[k].result, filled: false,
   }));
 
+  // 5a. Breadth before partial depth: a slot found through structure that b_i cannot show whole starts as its head
+  // when further structure-found objects wait for the fill; it grows back within b_obj in step 5c, after them.
+  if (fillOn && opts.headLines > 0 && rest.some((p) => p.viaStructure)) for (const b of placed) headFirst(b, opts.headLines, tok);
+
   // 5b. The fill: what the K slots left goes to further objects in rank order, whole, as outlines or heads.
-  const leftover = available - rendered.reduce((sum, r) => sum + r.tokens, 0);
+  const leftover = available - placed.reduce((sum, b) => sum + b.rendered.tokens, 0);
   const fillTexts = new Map<string, ObjectText>();
   const filled = fillOn
     ? fillBudget(rest, placed, leftover, {
@@ -230,7 +241,7 @@ export function allocate(
 
   // 5c. Depth: what is still left grows the blocks in order, slots first (never past b_obj, never cut in the fill).
   if (filled) {
-    filled.remaining = deepen(placed, filled.remaining, opts.objectCap, (b, allowance) => renderGroup(b.gi, allowance, queryTokens, tok, opts.headLines), tok);
+    filled.remaining = deepen(placed, filled.remaining, opts.objectCap, (b, allowance) => renderGroup(b.gi, allowance, queryTokens, tok, opts.headLines), tok, opts.headLines);
     filled.whole = filled.added.filter((b) => b.rendered.outcome === 'whole' && b.input === b.gi.input).length;
     filled.outlines = filled.added.filter((b) => isOutline(b.rendered)).length;
     filled.heads = filled.added.length - filled.whole - filled.outlines;

@@ -98,6 +98,21 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
             continue;
           }
         }
+        // A container shown by its head: its outline (that head, every member's listing) with this member expanded.
+        if (!isOutline(r) && outlines(host.gi)) {
+          const touched = [...touchedOf(host.gi.group), p.objectId];
+          const room = r.tokens + left;
+          const o = outlineWithin(host.gi.input, host.gi.plan(), room, tok, { touched, opening: ctx.headLines });
+          if (o && o.tokens <= room) {
+            left = room - o.tokens;
+            host.allowance = Math.max(host.allowance, room);
+            host.input = host.gi.input;
+            host.rendered = o;
+            host.gi.group.nested.push(selected);
+            out.merged++;
+            continue;
+          }
+        }
         skip(p);
         continue;
       }
@@ -143,16 +158,16 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
     if (!obj) continue;
     const input = renderInput(obj);
     const room = left - sep;
-    // Breadth first: an object longer than a head gets its compact form now (a class or module its outline with a
-    // head's opening, any other object found through structure its head), and whole only when the blocks deepen,
-    // once every further object had its compact form.
+    // Breadth first: an object longer than a head gets its compact form now (found through structure its head; a
+    // class the query calls members through, or a class or module found otherwise, its outline with a head's
+    // opening), and its outline or whole form only when the blocks deepen, once every further object had its compact form.
     const longer = ctx.headLines > 0 && input.lines.length > ctx.headLines;
     const gi = groupInput({ root: selected, nested: [] }, obj, input, longer && p.viaStructure ? Infinity : wholeTokens(input, room, tok), ctx.fiber);
     const place = (blockInput: RenderInput, rendered: Rendered): Placed => ({ gi, input: blockInput, rendered, role: selected.role, allowance: room, filled: true });
     const compact = longer && (p.viaStructure || outlines(gi));
     let block: Placed | null = null;
     if (!compact && gi.d <= room) block = place(input, wholeRendered(input, gi.d));
-    else if (compact && outlines(gi)) {
+    else if (compact && (!p.viaStructure || p.receiver) && outlines(gi)) {
       const o = outlineWithin(input, gi.plan(), room, tok, { touched: [], opening: ctx.headLines });
       if (o) block = place(input, o);
     }
@@ -179,8 +194,9 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
 }
 
 // Depth rule: once every object has its place, what is left grows the blocks in order (the K slots in rank order,
-// then the fill's): a slot grows within b_obj (whole, a larger outline or window), a fill block becomes whole.
-export function deepen(placed: Placed[], left: number, objectCap: number, grow: (b: Placed, allowance: number) => Rendered, tok: Tokenizer): number {
+// then the fill's): a slot grows within b_obj (whole, a larger outline or window), a fill block becomes whole or,
+// a class or module, its outline.
+export function deepen(placed: Placed[], left: number, objectCap: number, grow: (b: Placed, allowance: number) => Rendered, tok: Tokenizer, headLines: number): number {
   for (const b of placed) {
     if (left <= 0) break;
     if (b.rendered.outcome === 'whole' && b.input === b.gi.input) continue;
@@ -196,12 +212,15 @@ export function deepen(placed: Placed[], left: number, objectCap: number, grow: 
     }
     const room = b.rendered.tokens + left;
     if (b.gi.d === Infinity) b.gi.d = wholeTokens(b.gi.input, room, tok);
-    if (b.gi.d > room) continue;
-    const whole = wholeRendered(b.gi.input, b.gi.d);
-    left -= whole.tokens - b.rendered.tokens;
+    // Whole when it fits; a class or module shown by its head becomes its outline (with that head) when that fits.
+    const next = b.gi.d <= room ? wholeRendered(b.gi.input, b.gi.d)
+      : !isOutline(b.rendered) && outlines(b.gi) ? outlineWithin(b.gi.input, b.gi.plan(), room, tok, { touched: touchedOf(b.gi.group), opening: headLines })
+      : null;
+    if (!next || next.tokens <= b.rendered.tokens || next.tokens > room) continue;
+    left -= next.tokens - b.rendered.tokens;
     b.allowance = Math.max(b.allowance, room);
     b.input = b.gi.input;
-    b.rendered = whole;
+    b.rendered = next;
   }
   return left;
 }

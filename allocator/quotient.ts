@@ -31,6 +31,7 @@ export function quotient(candidates: readonly Candidate[]): Position[] {
       // Ranked order means the first view seen is the strongest; later ones are only recorded.
       held.views.push(absorbed(c));
       if (c.viaStructure) held.viaStructure = true;
+      if (c.receiver) held.receiver = true;
       continue;
     }
     byObject.set(c.objectId, {
@@ -43,6 +44,7 @@ export function quotient(candidates: readonly Candidate[]): Position[] {
       views: [absorbed(c)],
       origin: 'retrieved',
       ...(c.viaStructure ? { viaStructure: true } : {}),
+      ...(c.receiver ? { receiver: true } : {}),
     });
   }
   return [...byObject.values()];

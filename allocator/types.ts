@@ -81,6 +81,8 @@ export interface Position {
   origin: 'retrieved' | 'fiber';
   /** Some view was found through structure by a code query (`Candidate.viaStructure`): the object renders as its head. */
   viaStructure?: boolean;
+  /** A class the query calls members through (`Candidate.receiver`): the fill lists it as an outline, not a head. */
+  receiver?: boolean;
 }
 
 /** One rendered object of the context. */

@@ -5,8 +5,11 @@
  * has grown past `storm.events` events is a storm (`git checkout`, a
  * formatter, a build): it waits for a longer quiet (`storm.quietMs`, up to
  * `storm.maxWaitMs`) so a checkout that stalls for a moment on a busy machine
- * is still absorbed as one batch, while a single save stays fast. Pure apart
- * from the timers, which are injectable for tests.
+ * is still absorbed as one batch, while a single save stays fast. While
+ * `busy()` says a tool is still rewriting the tree (git holds its index lock),
+ * a due batch waits another quiet period, up to `busyMaxMs` after its first
+ * change (a lock left by a crashed git must not stop the index for good).
+ * Pure apart from the timers and `busy`, which are injectable for tests.
  */
 
 /** A change the watcher saw, with a repo-relative path. */
@@ -54,7 +57,14 @@ export interface BatcherOptions {
   storm?: StormOptions;
   onBatch: (batch: Batch) => void;
   timers?: Timers;
+  /** A tool is rewriting the tree now (see git-busy.ts): a due batch waits. */
+  busy?: () => boolean;
+  /** The longest a batch waits for `busy` after its first change. */
+  busyMaxMs?: number;
 }
+
+/** A stale lock (git killed mid-checkout) delays the index by at most this. */
+export const DEFAULT_BUSY_MAX_MS = 60_000;
 
 export interface Batcher {
   add(change: Change): void;
@@ -97,7 +107,15 @@ export function createBatcher(opts: BatcherOptions): Batcher {
     if (timer !== null) timers.clear(timer);
     const [quiet, maxWait] = events >= storm.events ? [storm.quietMs, storm.maxWaitMs] : [opts.quietMs, opts.maxWaitMs];
     const wait = Math.max(0, Math.min(quiet, firstAt + maxWait - now));
-    timer = timers.set(flush, wait);
+    timer = timers.set(due, wait);
+  };
+  // A batch whose time has come, unless the tree is still being rewritten.
+  const due = () => {
+    if (opts.busy && timers.now() - firstAt < (opts.busyMaxMs ?? DEFAULT_BUSY_MAX_MS) && opts.busy()) {
+      timer = timers.set(due, storm.quietMs);
+      return;
+    }
+    flush();
   };
 
   return {

@@ -20,7 +20,7 @@ import { loadLanguage } from '../indexer/languages/registry.ts';
 import { LARGE_FILE_BYTES } from '../indexer/parse-pool.ts';
 import { resumeEmbedding } from '../indexer/embed/run.ts';
 import { activeDenseModel } from '../indexer/store/embeddings.ts';
-import { openStore, sqliteFault, storeFault, StoreError, type DB } from '../indexer/store/open.ts';
+import { closeStore, openStore, sqliteFault, storeFault, StoreError, type DB } from '../indexer/store/open.ts';
 import { warmResolver } from '../indexer/store/resolution.ts';
 import { CODE_LANGUAGES, type CodeLanguage } from '../indexer/types.ts';
 import type { IndexJob } from './queue.ts';
@@ -86,6 +86,8 @@ const post = (m: WorkerMessage) => port.postMessage(m);
 /** The background embedding pass, while one runs, and the flag asking it to yield. */
 let embedding: Promise<void> | null = null;
 let yieldEmbedding = false;
+/** A job or the embedding pass failed: the index is not recorded as cleanly closed, so the next open checks it. */
+let failed = false;
 
 let db: DB;
 let baseHeapMb = 0;
@@ -210,6 +212,7 @@ async function run(job: IndexJob, workers: number | undefined): Promise<void> {
   } catch (err) {
     if (err instanceof IndexInterrupted) post({ type: 'interrupted', id: job.id });
     else {
+      failed = true;
       // SQLite's faults (a damaged, full or read-only index) in the index's words; the service decides what they mean
       const fault = sqliteFault(init.db, err);
       post({ type: 'failed', id: job.id, message: (fault ?? (err as Error)).message, fault: fault?.code });
@@ -239,7 +242,10 @@ function embedInBackground(): void {
     .then((summary) => {
       if (summary) post({ type: 'embedding', model: summary.model, done: summary.embedded, total: summary.embedded, finished: !yieldEmbedding });
     })
-    .catch((err: Error) => post({ type: 'embedding-failed', message: err.message }))
+    .catch((err: Error) => {
+      failed = true;
+      post({ type: 'embedding-failed', message: err.message });
+    })
     .finally(() => {
       embedding = null;
     });
@@ -256,7 +262,7 @@ port.on('message', (req: WorkerRequest) => {
   } else if (req.type === 'close') {
     void after.then(() => {
       try {
-        db?.close();
+        if (db) closeStore(db, { clean: !failed });
       } finally {
         post({ type: 'closed' });
         port.close();

@@ -22,6 +22,7 @@ import { createApi } from './api.ts';
 import { createBatcher, type Batch, type Batcher } from './batcher.ts';
 import { DAEMON_VERSION, DEFAULT_MAX_WAIT_MS, DEFAULT_QUIET_MS, MAX_BODY_BYTES, daemonPaths, escapeControl, newToken, writeDaemonInfo, type DaemonInfo } from './config.ts';
 import { capPaths, createEventBus } from './events.ts';
+import { gitBusy } from './git-busy.ts';
 import { createIgnoreMatcher } from './ignore-rules.ts';
 import { createIndexThread, type IndexThreadHooks, type JobOutcome } from './index-thread.ts';
 import { acquirePidFile, releasePidFile } from './lifecycle.ts';
@@ -300,6 +301,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
     batcher = createBatcher({
       quietMs: opts.quietMs ?? DEFAULT_QUIET_MS,
       maxWaitMs: opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
+      busy: () => gitBusy(repo),
       onBatch: (b: Batch) => {
         events.publish({ type: 'changes', ...capPaths([...b.dirs.map((d) => `${d}/`), ...b.paths]) });
         fences.submit(b);

@@ -6,7 +6,7 @@ import { fromCached } from './extract/reuse.ts';
 import { createParsePool, LARGE_FILE_BYTES } from './parse-pool.ts';
 import { cacheStats, extractionCache, setCacheMaxBytes } from './store/extraction-cache.ts';
 import { ftsStatistics, rebuildFts } from './store/fts.ts';
-import { openStore, type DB } from './store/open.ts';
+import { closeStore, openStore, type DB } from './store/open.ts';
 import { storeCounts } from './store/read.ts';
 import { resolveStore, type ResolutionStats } from './store/resolution.ts';
 import { bumpGeneration, fileWriter, getState, setState } from './store/write.ts';
@@ -59,6 +59,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
   const limited: Record<string, number> = {};
   const limitedPaths: IndexSummary['limitedPaths'] = [];
   const skip = (reason: SkipReason) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
+  let finished = false;
 
   try {
     const phases = { discover: 0, parse: 0, write: 0, resolve: 0 };
@@ -224,6 +225,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       problems.push({ path: '.', message: `full-text index counted ${ftsRows} rows for ${counts.views} views: rebuilt` });
     }
     progress({ phase: 'done', done: todo.length, total: todo.length });
+    finished = true;
     return {
       files: counts.files,
       filesByLanguage: counts.filesByLanguage,
@@ -247,7 +249,8 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       phases,
     };
   } finally {
-    if (typeof opts.db === 'string') db.close();
+    // Only a run that finished records a clean close (an error or an interruption leaves the next open to check).
+    if (typeof opts.db === 'string') closeStore(db, { clean: finished });
   }
 }
 

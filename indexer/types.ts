@@ -171,6 +171,8 @@ export interface Candidate {
    * (declaration, docstring, first lines), so the allocator renders the head, not a window matched to the query.
    */
   viaStructure?: boolean;
+  /** A class the query calls members through (a local bound to it, a base of a class it declares): its members matter. */
+  receiver?: boolean;
 }
 
 /** Counts shown after an index run and by status. */

@@ -28,12 +28,14 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
       const reasons = new Map<string, string[]>();
       const views = new Map<number, Candidate>();
       const viaStructure = new Set<string>();
+      const receiver = new Set<string>();
       for (const { retriever, weight } of parts) {
         const ranks = new Map<string, number>();
         for (const c of retriever.retrieve(query, k)) {
           if (!ranks.has(c.objectId)) ranks.set(c.objectId, ranks.size + 1);
           if (!views.has(c.viewId)) views.set(c.viewId, c);
           if (c.viaStructure) viaStructure.add(c.objectId);
+          if (c.receiver) receiver.add(c.objectId);
           const rs = reasons.get(c.objectId) ?? reasons.set(c.objectId, []).get(c.objectId)!;
           if (!rs.includes(c.reason)) rs.push(c.reason);
         }
@@ -43,6 +45,7 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
         .map((c) => ({
           ...c, score: score.get(c.objectId)!, reason: reasons.get(c.objectId)!.join('; '),
           ...(viaStructure.has(c.objectId) ? { viaStructure: true } : {}),
+          ...(receiver.has(c.objectId) ? { receiver: true } : {}),
         }))
         .sort((a, b) => b.score - a.score || (a.objectId < b.objectId ? -1 : a.objectId > b.objectId ? 1 : a.viewId - b.viewId))
         .slice(0, k);

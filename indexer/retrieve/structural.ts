@@ -24,6 +24,8 @@ const WEIGHT = {
 /** Graph neighbours rank below every seed: their scores are scaled into (0, NEIGHBOUR_SCALE]. */
 const NEIGHBOUR_SCALE = 0.5;
 const MAX_DEFINITIONS_PER_NAME = 3;
+/** Members of one receiver the query may call next, at most (the closest by name). */
+const MEMBERS_PER_RECEIVER = 6;
 const NOISE = new Set(['self', 'this', 'cls', 'super', 'return', 'import', 'from', 'def', 'class', 'function', 'const', 'let', 'var', 'new', 'true', 'false', 'none', 'null', 'undefined', 'async', 'await', 'public', 'private', 'static', 'void', 'int', 'str', 'string', 'number', 'bool', 'boolean', 'list', 'dict', 'type', 'value', 'data', 'result', 'name', 'args', 'kwargs']);
 
 interface Seed {
@@ -31,6 +33,8 @@ interface Seed {
   reason: string;
   /** Found at a line (a traceback frame): the line, not the head, is what matters. */
   atLine?: boolean;
+  /** A class the query calls members through. */
+  receiver?: boolean;
 }
 
 export interface StructuralOptions {
@@ -114,6 +118,7 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
           viewId: v.id, objectId: r.id, fiber: o.path, path: o.path, objectName: o.qualifiedName, objectKind: o.kind as ObjectKind,
           viewKind: v.kind, startLine: v.startLine, endLine: v.endLine, score: r.score, reason: `structural: ${r.reason}`,
           ...(code && !r.atLine ? { viaStructure: true } : {}),
+          ...(code && r.receiver ? { receiver: true } : {}),
         });
       }
       return out;
@@ -128,12 +133,50 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
 function seedAffinity(s: Structure, seeds: Map<string, Seed>, reading: ReturnType<typeof readQuery>): Map<string, number> {
   const out = new Map<string, number>();
   if (!reading.recentParts.size) return out;
-  for (const id of seeds.keys()) {
-    const parts = splitIdentifier(s.objects.get(id)!.name);
-    if (!parts.length) continue;
-    let hit = 0;
-    for (const p of parts) hit += reading.recentParts.get(p) ?? 0;
-    out.set(id, hit / parts.length);
+  for (const id of seeds.keys()) if (splitIdentifier(s.objects.get(id)!.name).length) out.set(id, nameAffinity(s.objects.get(id)!.name, reading.recentParts));
+  return out;
+}
+
+/** The share of a name's parts among the query's recent identifier parts (each weighted by closeness to the end). */
+function nameAffinity(name: string, recentParts: ReadonlyMap<string, number>): number {
+  const parts = splitIdentifier(name);
+  if (!parts.length) return 0;
+  let hit = 0;
+  for (const p of parts) hit += recentParts.get(p) ?? 0;
+  return hit / parts.length;
+}
+
+/**
+ * Members of the query's receivers (a module it imports, a class a local name is bound to, the bases of a class it
+ * declares): what its next lines may call through them. Each member's name parts count by how near the query's end
+ * they occur and by how rare they are among the receiver's members' names (a word every member shares tells none
+ * apart); the closest few per receiver, those sharing any word.
+ */
+function receiverMembers(s: Structure, receivers: ReadonlyMap<string, string>, recentParts: ReadonlyMap<string, number>): [string, number, string][] {
+  const out: [string, number, string][] = [];
+  if (!recentParts.size) return out;
+  const partsOf = (name: string) => splitIdentifier(name).filter((p) => p.length > 2);
+  for (const [id, how] of receivers) {
+    const container = s.objects.get(id);
+    if (!container) continue;
+    const members = (s.byFile.get(container.path) ?? []).map((m) => s.objects.get(m)!).filter((m) => m.parentId === id).map((m) => ({ m, parts: partsOf(m.name) }));
+    const df = new Map<string, number>();
+    for (const { parts } of members) for (const p of new Set(parts)) df.set(p, (df.get(p) ?? 0) + 1);
+    const idf = (p: string) => Math.log(1 + members.length / (df.get(p) ?? 1));
+    const scored = members
+      .map(({ m, parts }) => {
+        let hit = 0;
+        let all = 0;
+        for (const p of parts) {
+          hit += (recentParts.get(p) ?? 0) * idf(p);
+          all += idf(p);
+        }
+        return { m, a: all > 0 ? hit / all : 0 };
+      })
+      .filter((x) => x.a > 0)
+      .sort((x, y) => y.a - x.a || (x.m.id < y.m.id ? -1 : 1))
+      .slice(0, MEMBERS_PER_RECEIVER);
+    for (const { m, a } of scored) out.push([m.id, WEIGHT.importedUnused * a, `member of ${container.name}, a receiver in the query (${how})`]);
   }
   return out;
 }
@@ -162,19 +205,44 @@ function seedObjects(s: Structure, reading: ReturnType<typeof readQuery>, path: 
     id: nextId--, sourceId: '', path: queryPath, language: here ? languageOf(here) : (language ?? 'text'),
     kind: r.kind, name: r.name, qualifier: r.qualifier, module: r.module, alias: r.alias,
   });
+  const receivers = new Map<string, string>();
   try {
     for (const imp of reading.imports) {
       const local = imp.alias ?? imp.name.split('.')[0];
       const unused = !reading.used.has(local);
-      add(resolver.resolveImport(asRef(imp)), unused ? WEIGHT.importedUnused : WEIGHT.imported, `imported by the query as ${local}`);
+      const id = resolver.resolveImport(asRef(imp));
+      add(id, unused ? WEIGHT.importedUnused : WEIGHT.imported, `imported by the query as ${local}`);
+      const o = id ? s.objects.get(id) : undefined;
+      if (o && (o.kind === 'module' || o.kind === 'file')) receivers.set(o.id, `${local}.`);
     }
     // Receivers first: a member resolved through its receiver's type keeps that reason.
     const resolveName = (name: string) => resolver.resolve(asRef({ source: 0, kind: 'call', name, qualifier: null, module: null, alias: null, line: 0 }));
+    for (const [local, type] of reading.receivers.types) {
+      const id = resolveName(type);
+      if (id) receivers.set(id, `${local}: ${type}`);
+    }
+    for (const base of reading.receivers.bases) {
+      const id = resolveName(base);
+      if (id) receivers.set(id, `self: a ${base}`);
+    }
     for (const [id, reason] of receiverCalls(reading, resolveName, inheritedMember)) add(id, WEIGHT.called, reason);
-    for (const call of reading.calls) add(resolver.resolve(asRef(call)), WEIGHT.called, `${call.kind === 'inherit' ? 'inherited' : 'called'} in the query as ${call.qualifier ? `${call.qualifier}.` : ''}${call.name}`);
+    for (const call of reading.calls) {
+      const id = resolver.resolve(asRef(call));
+      add(id, WEIGHT.called, `${call.kind === 'inherit' ? 'inherited' : 'called'} in the query as ${call.qualifier ? `${call.qualifier}.` : ''}${call.name}`);
+      // A class the query instantiates: an instance in play, whose members the next lines may call.
+      if (id && s.objects.get(id)?.kind === 'class' && !receivers.has(id)) receivers.set(id, `${call.name}(...)`);
+    }
   } finally {
     resolver.restoreBindings(queryPath, saved);
   }
+  // Classes bound to a local or declared as bases are receivers (modules are not: their outline is the file's).
+  for (const [id] of receivers) {
+    const seed = seeds.get(id);
+    const o = s.objects.get(id);
+    if (seed && o && o.kind !== 'module' && o.kind !== 'file') seed.receiver = true;
+  }
+  // Members the query calls already keep that reason; the others are what its next lines may call.
+  for (const [id, score, reason] of receiverMembers(s, receivers, reading.recentParts)) if (!seeds.has(id)) add(id, score, reason);
   const bySuffix = (p: string) => {
     const clean = normalizePath(p.replace(/^\/+/, ''));
     return s.files.filter((f) => clean === f || clean.endsWith(`/${f}`) || f.endsWith(`/${clean}`));

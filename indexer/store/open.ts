@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { recordCleanClose, takeCleanClose } from './clean-close.ts';
 import { registerTextFunctions } from './file-text.ts';
 import { ensureFtsLayout } from './fts.ts';
 import { checkOwnFile, ensureDatabaseDir, isUnwritable, OwnFileError, prepareDatabaseFile, verifyDatabaseFiles } from './own-files.ts';
@@ -182,6 +183,35 @@ function checkWritable(file: string, exists: boolean): void {
   }
 }
 
+/** How many writable opens of this process ran `quick_check` and how many skipped it (a clean close's record matched). */
+export const quickCheckTally = { run: 0, skipped: 0 };
+
+/** The file of each writable connection openStore made, for closeStore. */
+const writers = new WeakMap<DB, string>();
+
+/**
+ * Closes a connection; a writable one whose work ended well (`clean`) is checkpointed with the WAL truncated
+ * first, and when the WAL is then empty the file's identity is recorded, so the next writable open of that very
+ * file can skip `quick_check` (clean-close.ts says what that trusts). A writer that stops with an error closes
+ * with `clean: false`: nothing is recorded and the next open checks.
+ */
+export function closeStore(db: DB, opts: { clean?: boolean } = {}): void {
+  const file = writers.get(db);
+  if (file === undefined || !db.open || opts.clean === false || db.inTransaction) {
+    if (db.open) db.close();
+    return;
+  }
+  let emptied = false;
+  try {
+    const [r] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    emptied = r?.busy === 0;
+  } catch {
+    // a checkpoint that fails (a full disk) leaves the WAL: no record, the next open checks
+  }
+  db.close();
+  if (emptied) recordCleanClose(file);
+}
+
 /** `PRAGMA quick_check` (or the full `integrity_check`): a damaged index raises the one-line StoreError. */
 export function checkIntegrity(db: DB, file: string, full = false): void {
   let result: string[];
@@ -203,13 +233,16 @@ export function checkIntegrity(db: DB, file: string, full = false): void {
  * A foreign, newer or corrupt file raises StoreError and is never modified.
  * The file, its -wal/-shm/-journal and a repository's `.allot/` folder are
  * never followed through symlinks (see own-files.ts). A writable open runs
- * `PRAGMA quick_check` unless told not to (a read-only one checks the
- * file's length), so a damaged index is reported before anything is written.
+ * `PRAGMA quick_check` unless told not to or the file is exactly as allot's
+ * writer last closed it (clean-close.ts; a read-only one checks the file's
+ * length), so a damaged index is reported before anything is written.
+ * Close a writable connection with closeStore.
  */
 export function openStore(file: string, opts: { readonly?: boolean; quickCheck?: boolean } = {}): DB {
   const readonly = opts.readonly ?? false;
   let ino: number | null;
   let exists: boolean;
+  let closedCleanly = false;
   try {
     ensureDatabaseDir(file, { create: !readonly });
     exists = (checkOwnFile(file)?.size ?? 0) > 0;
@@ -217,6 +250,8 @@ export function openStore(file: string, opts: { readonly?: boolean; quickCheck?:
     if (!readonly) checkWritable(file, exists);
     ino = prepareDatabaseFile(file, { readonly });
     if (exists) checkLength(file);
+    // Taken (the record removed) before SQLite opens the file, so no write of this writer can leave it standing.
+    if (!readonly) closedCleanly = takeCleanClose(file) && exists;
   } catch (err) {
     const dir = path.dirname(file);
     if (isUnwritable(err) && !fs.existsSync(dir)) {
@@ -250,7 +285,13 @@ export function openStore(file: string, opts: { readonly?: boolean; quickCheck?:
       throw new StoreError(`${file} has index schema ${version}, newer than this allot understands (${latest}); upgrade allot or remove the index`, 'newer');
     }
     if (!readonly) {
-      if (exists && opts.quickCheck !== false) checkIntegrity(db, file);
+      if (exists && opts.quickCheck !== false) {
+        if (closedCleanly) quickCheckTally.skipped++;
+        else {
+          quickCheckTally.run++;
+          checkIntegrity(db, file);
+        }
+      }
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
     }
@@ -279,7 +320,10 @@ export function openStore(file: string, opts: { readonly?: boolean; quickCheck?:
       }
     }
     // Full-text rows built with another layout (a migration recreated the table) are rebuilt from the views.
-    if (!opts.readonly) ensureFtsLayout(db);
+    if (!opts.readonly) {
+      ensureFtsLayout(db);
+      writers.set(db, file);
+    }
     return db;
   } catch (err) {
     db.close();

@@ -14,8 +14,11 @@ import path from 'node:path';
 /** The folder allot keeps its files in, inside a repository. */
 export const OWN_DIR = '.allot';
 
-/** Files SQLite keeps beside a database. */
-export const DB_SIDE_FILES = ['-wal', '-shm', '-journal'] as const;
+/** allot's record that its writer closed the database cleanly (see clean-close.ts). */
+export const CLEAN_CLOSE_SUFFIX = '-clean';
+
+/** Files kept beside a database: SQLite's, and allot's record of a clean close. */
+export const DB_SIDE_FILES = ['-wal', '-shm', '-journal', CLEAN_CLOSE_SUFFIX] as const;
 
 /** An own file that is not what allot created: a symlink, a folder, a device. Nothing was written. */
 export class OwnFileError extends Error {

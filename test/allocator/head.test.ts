@@ -78,6 +78,29 @@ describe('objects found through structure: lengths by token authority, heads onl
     expect(roomy.blocks.at(-1)!.role).toBe('fill');
   });
 
+  it('a structure-found slot that b_i cannot show whole shows its head while further structure-found objects wait, and grows after them', () => {
+    const long = fn('long', 'pkg/long.py', 200);
+    const further = ['g1', 'g2', 'g3'].map((id) => fn(id, `pkg/${id}.py`, 12));
+    const objects = [long, ...further];
+    const candidates = objects.map((o, k) => structural(view(o, 10 - k)));
+    const tight = allocate('from pkg import long, g1, g2, g3', candidates, memorySource(objects), tok, { slots: '1+0', budget: 800 });
+    // b_1 alone would be the whole budget; the head first leaves the others room to be shown whole, then it deepens.
+    expect(tight.trace.budget.steps[0].result).toBeGreaterThan(780);
+    expect(tight.blocks.map((b) => b.object)).toEqual(['long', 'g1', 'g2', 'g3']);
+    expect(tight.blocks.slice(1).every((b) => b.shownStartLine === 1 && b.shownEndLine === 12)).toBe(true);
+    expect(tight.blocks[0].shownStartLine).toBe(1);
+    expect(tight.blocks[0].shownEndLine).toBeGreaterThanOrEqual(15);
+    expect(tight.totalTokens).toBeLessThanOrEqual(800);
+    // With room left after every head, the slot grows back from its declaration (within b_obj).
+    const roomy = allocate('from pkg import long, g1, g2, g3', candidates, memorySource(objects), tok, { slots: '1+0', budget: 4096 });
+    expect(roomy.blocks[0]).toMatchObject({ object: 'long', shownStartLine: 1 });
+    expect(roomy.blocks[0].shownEndLine).toBeGreaterThan(100);
+    expect(roomy.blocks[0].tokens).toBeLessThanOrEqual(roomy.trace.budget.objectCap);
+    // Without further structure-found objects the slot keeps its b_i window.
+    const alone = allocate('from pkg import long', [candidates[0]], memorySource(objects), tok, { slots: '1+0', budget: 800 });
+    expect(alone.blocks[0].shownEndLine).toBeGreaterThan(15);
+  });
+
   it('--no-fill keeps the paper\'s strict K slots; headLines 0 turns the heads off, not the fill', () => {
     const objects = ['a', 'b', 'c'].map((id) => fn(id, `pkg/${id}.py`, 30));
     const candidates = objects.map((o, k) => structural(view(o, 5 - k)));

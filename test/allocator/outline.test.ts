@@ -67,6 +67,46 @@ describe('outlines and containment', () => {
     expect(new Set(ranges).size).toBe(ranges.length);
   });
 
+  it('the fill: a class found through structure is its head first, its outline once every further object had its head; a member found later expands it', () => {
+    const { objects: linalg } = bigClass(30);
+    const cls = linalg.find((o) => o.id === 'cls')!;
+    const m17 = linalg.find((o) => o.id === 'm17')!;
+    const fn = (id: string) => objectsOf(`pkg/${id}.py`, [`def ${id}(x):`, ...Array.from({ length: 28 }, (_, i) => `    step_${i} = x + ${i}`), '    return x'], [{ id, name: id, kind: 'function', start: 1, end: 30, parentId: null }])[0];
+    const [core, f1, f2, f3] = ['core', 'f1', 'f2', 'f3'].map(fn);
+    const objects = [...linalg, core, f1, f2, f3];
+    const ranked = [core, cls, f1, f2, f3].map((o, k) => structural(view(o, 10 - k)));
+    const query = 'from pkg import core, Matrix, f1, f2, f3';
+    const blockOf = (a: ReturnType<typeof allocate>, name: string) => a.blocks.find((b) => b.object === name);
+
+    // Tight: every object has its head; the class is not an outline that would have left no room for the others.
+    const tight = allocate(query, ranked, memorySource(objects), tok, { slots: '1+0', budget: 1300 });
+    expect(tight.blocks.map((b) => b.object)).toEqual(['core', 'Matrix', 'f1', 'f2', 'f3']);
+    expect(blockOf(tight, 'Matrix')).toMatchObject({ shownStartLine: 1, shownEndLine: 15 });
+    expect(blockOf(tight, 'Matrix')!.outline).toBeUndefined();
+    expect(tight.totalTokens).toBeLessThanOrEqual(1300);
+
+    // Roomy: what is left after the heads deepens the class into its outline (every member listed) in rank order.
+    const roomy = allocate(query, ranked, memorySource(objects), tok, { slots: '1+0', budget: 2000 });
+    const outline = blockOf(roomy, 'Matrix')!;
+    expect(outline.outline).toBe(true);
+    for (let k = 0; k < 30; k++) expect(outline.text).toContain(`    def op_${k}(self, other, scale=${k}):`);
+    expect(roomy.totalTokens).toBeLessThanOrEqual(2000);
+
+    // A class the query calls members through is listed as its outline at once (its members are what comes next).
+    const asReceiver = allocate(query, ranked.map((c) => (c.objectId === 'cls' ? { ...c, receiver: true } : c)), memorySource(objects), tok, { slots: '1+0', budget: 1300 });
+    expect(blockOf(asReceiver, 'Matrix')!.outline).toBe(true);
+    expect(asReceiver.totalTokens).toBeLessThanOrEqual(1300);
+
+    // A member found after the class, which shows its head: the head becomes the outline with that member whole.
+    const withMember = allocate(query, [...ranked, structural(view(m17, 1))], memorySource(objects), tok, { slots: '1+0', budget: 2000 });
+    expect(withMember.blocks.filter((b) => b.path === 'pkg/linalg.py')).toHaveLength(1);
+    const host = blockOf(withMember, 'Matrix')!;
+    expect(host.outline).toBe(true);
+    expect(host.shown!.some(([x, y]) => x <= m17.startLine && m17.endLine <= y)).toBe(true);
+    expect(host.contains).toEqual([{ objectId: 'm17', object: 'Matrix.op_17', how: 'expanded in parent outline' }]);
+    expect(withMember.totalTokens).toBeLessThanOrEqual(2000);
+  });
+
   it('a module and its own class and method in the slots are one block: the class whole inside the module outline', () => {
     const { objects } = bigClass(3);
     const mod = objects.find((o) => o.id === 'mod')!;

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
 import { createBatcher, type Batch, type Timers } from '../../daemon/batcher.ts';
+import { gitBusy } from '../../daemon/git-busy.ts';
+import { tempDir } from '../helpers/repo.ts';
 
 /** Manual clock: timers fire only when the test advances time. */
 function manualTimers() {
@@ -28,10 +32,10 @@ function manualTimers() {
   return { timers, advance };
 }
 
-function setup(quietMs = 100, maxWaitMs = 1000, storm = { events: 100, quietMs: 400, maxWaitMs: 20_000 }) {
+function setup(quietMs = 100, maxWaitMs = 1000, storm = { events: 100, quietMs: 400, maxWaitMs: 20_000 }, busy?: () => boolean) {
   const { timers, advance } = manualTimers();
   const batches: Batch[] = [];
-  const b = createBatcher({ quietMs, maxWaitMs, storm, timers, onBatch: (x) => batches.push(x) });
+  const b = createBatcher({ quietMs, maxWaitMs, storm, timers, busy, busyMaxMs: 5000, onBatch: (x) => batches.push(x) });
   return { b, batches, advance };
 }
 
@@ -104,5 +108,46 @@ describe('batcher (debounce and batching)', () => {
     b.add({ path: 'z.py', event: 'add' });
     advance(1000);
     expect(batches).toHaveLength(1);
+  });
+
+  it('holds a due batch while git rewrites the tree, and at most busyMaxMs after its first change', () => {
+    let locked = true;
+    const { b, batches, advance } = setup(100, 1000, undefined, () => locked);
+    b.add({ path: 'a.py', event: 'change' });
+    advance(2000); // past quiet and maxWait: still locked
+    expect(batches).toHaveLength(0);
+    b.add({ path: 'b.py', event: 'change' });
+    locked = false;
+    advance(500);
+    expect(batches.map((x) => x.paths)).toEqual([['a.py', 'b.py']]);
+    // a lock nobody releases (git killed mid-checkout) delays the batch by busyMaxMs, no more
+    locked = true;
+    b.add({ path: 'c.py', event: 'change' });
+    advance(4900);
+    expect(batches).toHaveLength(1);
+    advance(600);
+    expect(batches.map((x) => x.paths)).toEqual([['a.py', 'b.py'], ['c.py']]);
+  });
+});
+
+describe('gitBusy', () => {
+  it("sees git's index lock in a .git folder and in the folder a worktree's .git file names", () => {
+    const repo = tempDir('allot-gitbusy-');
+    try {
+      expect(gitBusy(repo)).toBe(false);
+      fs.mkdirSync(path.join(repo, '.git'));
+      expect(gitBusy(repo)).toBe(false);
+      fs.writeFileSync(path.join(repo, '.git/index.lock'), '');
+      expect(gitBusy(repo)).toBe(true);
+      const worktree = path.join(repo, 'wt');
+      fs.mkdirSync(path.join(repo, '.git/worktrees/wt'), { recursive: true });
+      fs.mkdirSync(worktree);
+      fs.writeFileSync(path.join(worktree, '.git'), 'gitdir: ../.git/worktrees/wt\n');
+      expect(gitBusy(worktree)).toBe(false);
+      fs.writeFileSync(path.join(repo, '.git/worktrees/wt/index.lock'), '');
+      expect(gitBusy(worktree)).toBe(true);
+    } finally {
+      fs.rmSync(repo, { recursive: true, force: true });
+    }
   });
 });

@@ -10,7 +10,7 @@ import { stopDaemonProcess } from '../../client/lib/index.ts';
 import { daemonPaths } from '../../daemon/config.ts';
 import { allotAsync, BIN, killDaemons, raw, serve, settled, waitFor } from '../helpers/daemon.ts';
 import { copyFixture, tempDir } from '../helpers/repo.ts';
-import { canMountTmpfs, expectOneLine, handOver, run, UNPRIVILEGED, unprivileged } from './harness.ts';
+import { canMountTmpfs, expectOneLine, garble, handOver, run, UNPRIVILEGED, unprivileged } from './harness.ts';
 
 // several CLI processes per test, seconds each on a loaded machine
 const T = { timeout: 240_000 };
@@ -31,19 +31,6 @@ async function indexed(): Promise<string> {
 }
 
 const dbOf = (repo: string) => path.join(repo, '.allot/index.db');
-
-/** Overwrites 16 KB in the middle of the file with garbage, as a bad disk or a stray write would. */
-function garble(file: string): void {
-  const fd = fs.openSync(file, 'r+');
-  try {
-    const size = fs.fstatSync(fd).size;
-    const junk = Buffer.alloc(16 * 1024);
-    for (let i = 0; i < junk.length; i++) junk[i] = (i * 7919 + 13) % 251;
-    fs.writeSync(fd, junk, 0, junk.length, Math.floor(size / 2 / 4096) * 4096);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 const noStack = (r: { stderr: string }) => expect(r.stderr).not.toMatch(/\n\s+at |Error:|node:internal/);
 

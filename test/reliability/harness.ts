@@ -36,6 +36,19 @@ export function plantLink(repo: string, name: string, target: string): string {
   return link;
 }
 
+/** Overwrites 16 KB in the middle of the file with garbage, as a bad disk or a stray write would (its size kept). */
+export function garble(file: string): void {
+  const fd = fs.openSync(file, 'r+');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const junk = Buffer.alloc(16 * 1024);
+    for (let i = 0; i < junk.length; i++) junk[i] = (i * 7919 + 13) % 251;
+    fs.writeSync(fd, junk, 0, junk.length, Math.floor(size / 2 / 4096) * 4096);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Mode bits of a path (links not followed). */
 export function modeOf(p: string): number {
   return fs.lstatSync(p).mode & 0o777;

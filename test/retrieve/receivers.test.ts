@@ -39,6 +39,9 @@ describe('receiver resolution through the index', () => {
       'lang/__init__.py': '',
       'web/lexer.ts': 'export class Lexer {\n  scan(text: string): string[] {\n    return text.split(" ");\n  }\n\n  reset(): void {}\n}\n\nexport class FastLexer extends Lexer {\n  turbo(): void {}\n}\n',
       'web/util.ts': 'export function unrelated(): number {\n  return 1;\n}\n',
+      // Members a receiver may offer next: every name shares "widget", one shares the query's last words.
+      'ui/widgets.py': 'class TextWidget:\n    pass\n\n\nclass SelectWidget:\n    pass\n\n\nclass RawIdWidget:\n    pass\n\n\ndef render_widget(w):\n    return w\n',
+      'ui/__init__.py': '',
       // The same member names elsewhere: a name unique in the repository would resolve without its receiver.
       'other/decoy.py': 'class Decoy:\n    def parse(self, text):\n        return text\n\n    def peek(self):\n        return 1\n\n    def reset(self):\n        pass\n',
       'other/decoy.ts': 'export class Decoy {\n  scan(t: string): string[] {\n    return [t];\n  }\n\n  reset(): void {}\n}\n',
@@ -65,6 +68,31 @@ describe('receiver resolution through the index', () => {
   ])('Python: %s', async (_form, query, member, reason) => {
     const hits = await found(query, 'app/main.py');
     expect(hits.get(member)).toMatch(reason);
+  });
+
+  it('members of a receiver the next line may call: ranked by the rare words they share with the query\'s last lines', async () => {
+    const query = 'from ui import widgets\n\ndef field_for(name, raw_id_fields):\n    if name in raw_id_fields:\n        kind = "widget"\n';
+    const r = createStructuralRetriever(db, await loadQueryLanguages(), { path: 'app/forms.py' });
+    const hits = r.retrieve(query, 20);
+    const raw = hits.find((c) => c.objectName === 'RawIdWidget');
+    expect(raw?.reason).toMatch(/member of widgets, a receiver in the query \(widgets\.\)/);
+    expect(raw?.viaStructure).toBe(true);
+    // "widget" is in every member's name, so it ranks none above the others; "raw" picks RawIdWidget.
+    const members = hits.filter((c) => /member of widgets/.test(c.reason));
+    expect(members[0].objectName).toBe('RawIdWidget');
+    // No shared word, no candidate: a receiver does not bring all its members.
+    const bare = r.retrieve('from ui import widgets\n\nx = 1\n', 20);
+    expect(bare.some((c) => /member of widgets/.test(c.reason))).toBe(false);
+  });
+
+  it('marks the classes the query calls members through (bound to a local, instantiated, a declared base) as receivers, not modules', async () => {
+    const r = createStructuralRetriever(db, await loadQueryLanguages(), { path: 'app/main.py' });
+    const flags = (query: string) => new Map(r.retrieve(query, 20).map((c) => [c.objectName, c.receiver === true]));
+    expect(flags('from lang.grammar import Parser\n\np = Parser()\n').get('Parser')).toBe(true);
+    expect(flags('from lang.grammar import Parser\n\nclass Strict(Parser):\n    pass\n').get('Parser')).toBe(true);
+    expect(flags('from lang.grammar import Parser\n\nprint(Parser)\n').get('Parser')).toBe(false);
+    const mod = [...flags('from lang import grammar\n\np = grammar.Parser()\n')];
+    expect(mod.filter(([name, on]) => on && name.includes('grammar'))).toEqual([]);
   });
 
   it.each([

@@ -30,12 +30,13 @@ export function formatSummary(s: IndexSummary, repo: string): string {
 
 /** The embedding pass after indexing, with progress on stderr. */
 async function embed(dbFile: string, choice: EmbedChoice, opts: { model?: string; retrain?: boolean }, shouldStop: () => boolean) {
-  const [{ openStore }, { runEmbedding }] = await Promise.all([import('../../../indexer/store/open.ts'), import('../../../indexer/embed/run.ts')]);
+  const [{ closeStore, openStore }, { runEmbedding }] = await Promise.all([import('../../../indexer/store/open.ts'), import('../../../indexer/embed/run.ts')]);
   const db = openStore(dbFile);
   let last = 0;
   const started = performance.now();
+  let finished = false;
   try {
-    return await runEmbedding(db, choice, {
+    const summary = await runEmbedding(db, choice, {
       modelDir: opts.model,
       retrain: opts.retrain,
       shouldStop,
@@ -48,11 +49,13 @@ async function embed(dbFile: string, choice: EmbedChoice, opts: { model?: string
         process.stderr.write(`allot: embedded ${p.done}/${p.total} objects (${rate.toFixed(0)}/s)\n`);
       },
     });
+    finished = true;
+    return summary;
   } catch (err) {
     if (err instanceof ModelError) throw new UsageError(err.message);
     throw err;
   } finally {
-    db.close();
+    closeStore(db, { clean: finished });
   }
 }
 
