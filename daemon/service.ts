@@ -16,6 +16,7 @@ import path from 'node:path';
 import type { IndexProgress } from '../indexer/index-repository.ts';
 import { isDamage, openStore, sqliteFault, StoreError, storeFault, type DB } from '../indexer/store/open.ts';
 import { isUnwritable } from '../indexer/store/own-files.ts';
+import { cacheStats } from '../indexer/store/extraction-cache.ts';
 import { storeCounts } from '../indexer/store/read.ts';
 import { createApi } from './api.ts';
 import { createBatcher, type Batch, type Batcher } from './batcher.ts';
@@ -173,7 +174,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       return denseFromStore(model, model ? countEmbedded(db, model) : null);
     };
     // Complete only once a whole-repository run has finished on this index, whatever it holds.
-    const state = initialState(storeCounts(db), denseNow(), fullBuildDone(db));
+    const state = initialState(storeCounts(db), denseNow(), fullBuildDone(db), cacheStats(db));
     let embedStarted: { at: number; done: number } | null = null;
     onEmbedding = (m) => {
       if (m.type === 'embedding-failed') {
@@ -226,6 +227,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       state.indexing.progress = null;
       try {
         state.counts = storeCounts(db);
+        state.cache = cacheStats(db);
       } catch (err) {
         const fault = sqliteFault(opts.db, err);
         if (!fault || !isDamage(fault)) throw err;
@@ -239,7 +241,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       const finishedAt = new Date().toISOString();
       if (outcome.status === 'done') {
         const r = outcome.result;
-        const report = { id: job.id, full: job.full, paths: r.paths.length, parsed: r.parsed, removed: r.removed, seconds: r.seconds, finishedAt, error: null };
+        const report = { id: job.id, full: job.full, paths: r.paths.length, parsed: r.parsed, restored: r.restored, removed: r.removed, seconds: r.seconds, finishedAt, error: null };
         recordBatch(state, report);
         retries = 0;
         if (job.full) state.indexing.catchingUp = false;
@@ -247,17 +249,16 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
         state.indexing.state = 'idle';
         events.publish({ type: 'indexed', report, ...capPaths(r.paths) });
         // The query threads bring their structures up to date now, not in the next query.
-        if (r.parsed || r.removed || job.full) void queries.follow();
-        if (r.parsed || r.removed || job.full) {
+        if (r.parsed || r.restored || r.removed || job.full) void queries.follow();
+        if (r.parsed || r.restored || r.removed || job.full) {
           const phases = Object.entries(r.phases).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ');
-          log(`indexed ${job.full ? 'repository' : `${r.paths.length} path(s)`}: ${r.parsed} parsed, ${r.removed} removed in ${r.seconds.toFixed(2)} s (${phases}; writer heap ${r.heapMb.toFixed(0)} MB)`);
+          log(`indexed ${job.full ? 'repository' : `${r.paths.length} path(s)`}: ${r.parsed} parsed, ${r.restored} restored, ${r.removed} removed in ${r.seconds.toFixed(2)} s (${phases}; writer heap ${r.heapMb.toFixed(0)} MB)`);
         }
         if (!watcher && !stopping) startWatcher();
         // A full run, or a resolution pass over a large repository, grows the writer thread's heap and V8 keeps
-        // what it grew: a fresh thread gives it back. After a full run at once; after an edit only once the
-        // daemon has been quiet for a while, so a thread booting never delays the next save.
-        if (job.full && !stopping) void writer.recycle();
-        else if (r.heapMb > RECYCLE_HEAP_MB && !stopping) {
+        // what it grew: a fresh thread gives it back, once the daemon has been quiet for a while, so a thread
+        // booting (and building its resolver) never delays the next save, such as the few files after a checkout.
+        if ((job.full || r.heapMb > RECYCLE_HEAP_MB + r.baseHeapMb) && !stopping) {
           recycleTimer = setTimeout(() => {
             recycleTimer = null;
             const quiet = !fences.running() && !fences.pending().paths && !fences.pending().full && !changes.size();
@@ -272,7 +273,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       }
       const gone = !fs.existsSync(repo);
       const message = gone ? `the repository ${repo} no longer exists; serving the last index` : `indexing failed: ${outcome.message}`;
-      recordBatch(state, { id: job.id, full: job.full, paths: job.paths.length, parsed: 0, removed: 0, seconds: (performance.now() - started) / 1000, finishedAt, error: message });
+      recordBatch(state, { id: job.id, full: job.full, paths: job.paths.length, parsed: 0, restored: 0, removed: 0, seconds: (performance.now() - started) / 1000, finishedAt, error: message });
       recordError(state, message);
       state.indexing.state = 'failed';
       events.publish({ type: 'error', message });

@@ -11,6 +11,7 @@ import type { BatchReport, BuildProgress, DaemonStatus, DenseStatus, IndexingSta
 
 export interface DaemonState {
   indexing: IndexingState;
+  cache: DaemonStatus['cache'];
   watcher: WatcherState;
   counts: StoreCounts;
   queries: DaemonStatus['queries'];
@@ -43,9 +44,10 @@ export function recordEmbeddingFailure(state: DaemonState, message: string): voi
   state.dense = { ...state.dense, state: 'failed', rate: null, reason: message };
 }
 
-export function initialState(counts: StoreCounts, dense: DenseStatus = denseFromStore(null, null), complete = true): DaemonState {
+export function initialState(counts: StoreCounts, dense: DenseStatus = denseFromStore(null, null), complete = true, cache: DaemonStatus['cache'] = { entries: 0, bytes: 0, maxBytes: 0 }): DaemonState {
   return {
     dense,
+    cache,
     indexing: {
       state: 'starting', catchingUp: true, complete, build: complete ? null : { phase: 'starting', done: 0, total: 0 }, progress: null, batches: 0, lastBatch: null,
     },
@@ -103,6 +105,7 @@ export function snapshot(
     startedAt: fixed.startedAt.toISOString(),
     uptimeSeconds: Math.round((now.getTime() - fixed.startedAt.getTime()) / 100) / 10,
     index: { ...state.counts, filesByLanguage: { ...state.counts.filesByLanguage } },
+    cache: { ...state.cache },
     indexing: { ...state.indexing, progress: state.indexing.progress && { ...state.indexing.progress }, build: state.indexing.build && { ...state.indexing.build } },
     pending,
     watcher: { ...state.watcher },

@@ -106,7 +106,9 @@ export interface BatchReport {
   full: boolean;
   /** How many paths the batch covered (0 for full runs). */
   paths: number;
+  /** Files parsed, and files restored from the extraction cache (content indexed before, on any branch or path). */
   parsed: number;
+  restored: number;
   removed: number;
   seconds: number;
   finishedAt: string;
@@ -156,6 +158,8 @@ export interface DaemonStatus {
   uptimeSeconds: number;
   /** Counts of the committed index. */
   index: { files: number; filesByLanguage: Record<string, number>; textByExtension?: Record<string, number>; objects: number; views: number; references: number; resolvedReferences: number };
+  /** The extraction cache: rows kept, bytes they take, and the bound (`allot index --cache-mb`; 0: off). */
+  cache: { entries: number; bytes: number; maxBytes: number };
   indexing: IndexingState;
   pending: PendingWork;
   watcher: WatcherState;

@@ -1,14 +1,17 @@
 import { discoverFiles } from './discover.ts';
 import nodePath from 'node:path';
-import { DEFAULT_MAX_FILE_BYTES, fileLooksBinary, type FileOutcome } from './extract/extract-file.ts';
+import { decodeText, DEFAULT_MAX_FILE_BYTES, fileLooksBinary, readRepoFile, type FileOutcome } from './extract/extract-file.ts';
+import { languageOf } from './languages/registry.ts';
+import { fromCached } from './extract/reuse.ts';
 import { createParsePool, LARGE_FILE_BYTES } from './parse-pool.ts';
+import { cacheStats, extractionCache, setCacheMaxBytes } from './store/extraction-cache.ts';
 import { ftsStatistics, rebuildFts } from './store/fts.ts';
 import { closeStore, openStore, type DB } from './store/open.ts';
 import { storeCounts } from './store/read.ts';
-import { resolveStore } from './store/resolution.ts';
+import { resolveStore, type ResolutionStats } from './store/resolution.ts';
 import { bumpGeneration, fileWriter, getState, setState } from './store/write.ts';
 import { markFullBuild } from './store/full-build.ts';
-import type { IndexSummary, SkipReason } from './types.ts';
+import type { IndexSummary, Language, SkipReason } from './types.ts';
 
 export interface IndexProgress {
   phase: 'discover' | 'parse' | 'resolve' | 'done';
@@ -29,6 +32,8 @@ export interface IndexOptions {
   paths?: string[];
   /** Stop early when this returns true (Ctrl-C); what was written stays consistent. */
   shouldStop?: () => boolean;
+  /** Sets the extraction cache's bound (bytes; 0 turns it off), kept in the index for later runs. */
+  cacheMaxBytes?: number;
 }
 
 /** Outcomes written per transaction: small enough to lose little on a kill, large enough to be fast. */
@@ -36,10 +41,12 @@ const BATCH = 64;
 
 /**
  * Brings the index of a repository in line with its files: discovers them,
- * re-parses only files whose content hash changed (on worker threads), removes
- * rows of files that are gone, then re-resolves references. Every write is in
- * a transaction that also marks resolution as pending, so an interrupted run
- * leaves a consistent database and the next run finishes the job.
+ * reads files whose size or time changed, restores those whose content was
+ * extracted before (the extraction cache) and parses the others (on worker
+ * threads), removes rows of files that are gone, then resolves the references
+ * the changes reach. Every write is in a transaction that also records what
+ * resolution must look at, so an interrupted run leaves a consistent database
+ * and the next run finishes the job.
  */
 export async function indexRepository(opts: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
@@ -80,6 +87,10 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
     const scope = opts.paths ? new Set(opts.paths) : null;
     const inScope = (p: string) => !scope || scope.has(p);
     const writer = fileWriter(db);
+    if (opts.cacheMaxBytes !== undefined) setCacheMaxBytes(db, opts.cacheMaxBytes);
+    const cache = extractionCache(db);
+    /** The language each file read this run asked for by its name: the cache's key. */
+    const requested = new Map<string, Language>();
 
     // Files gone from disk (or now skipped) leave the index.
     const gone = [...known.keys()].filter((p) => inScope(p) && !onDisk.has(p));
@@ -95,6 +106,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
     phases.discover = (performance.now() - mark) / 1000;
     mark = performance.now();
     let parsed = 0;
+    let restored = 0;
     let unchanged = 0;
     let done = 0;
     let batch: FileOutcome[] = [];
@@ -110,6 +122,8 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
         for (const o of outcomes) {
           if (o.status === 'extracted') {
             writer.write(o.file);
+            cache.record(o.file, requested.get(o.file.path)!, o.restored ?? false);
+            requested.delete(o.file.path);
             changed.push(o.file.path);
           } else if (o.status === 'skipped' && writer.remove(o.path)) changed.push(o.path);
         }
@@ -117,11 +131,30 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
           setState(db, 'resolution_dirty', '1');
           bumpGeneration(db, changed);
         }
+        cache.prune();
       })();
       phases.write += (performance.now() - t0) / 1000;
     };
 
     const pool = createParsePool(opts.workers);
+    /**
+     * One file's outcome: read and hashed here; unchanged content is told at once, content extracted before (under
+     * any path) is restored from the cache, and the rest goes to a parser thread with the bytes already read.
+     */
+    const readAndExtract = async (path: string, large: boolean): Promise<FileOutcome> => {
+      // A file the index does not hold may be binary (images, archives): told from its first bytes, not read whole.
+      if (!known.has(path) && fileLooksBinary(nodePath.join(opts.repo, path))) return { status: 'skipped', path, reason: 'binary', message: 'binary content' };
+      const read = readRepoFile(opts.repo, path, maxFileBytes);
+      if (read.status !== 'read') return read;
+      if (read.hash === known.get(path)) return { status: 'unchanged', path, hash: read.hash, mtimeMs: read.mtimeMs };
+      const { text } = decodeText(read.bytes);
+      // The language asked of the content before any fallback (minified, a parse given up): the cache's key.
+      const language = languageOf(path, text);
+      requested.set(path, language);
+      const cached = cache.get(read.hash, language);
+      if (cached) return { status: 'extracted', file: fromCached(cached, read, text), restored: true };
+      return pool.extract({ root: opts.repo, path, maxFileBytes, content: read }, large);
+    };
     try {
       progress({ phase: 'parse', done: 0, total: todo.length });
       // A bounded window of files in flight keeps both workers busy without buffering the repository.
@@ -141,12 +174,10 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
             continue;
           }
           const large = (discovery.sizes.get(path) ?? 0) >= LARGE_FILE_BYTES;
-          // A file the index does not hold may be binary (images, archives): told here, it needs no worker.
-          const o: FileOutcome = !known.has(path) && fileLooksBinary(nodePath.join(opts.repo, path))
-            ? { status: 'skipped', path, reason: 'binary', message: 'binary content' }
-            : await pool.extract({ root: opts.repo, path, knownHash: known.get(path), maxFileBytes }, large);
+          const o = await readAndExtract(path, large);
           if (o.status === 'extracted') {
-            parsed++;
+            if (o.restored) restored++;
+            else parsed++;
             for (const w of o.file.warnings) problems.push({ path, message: w });
             if (o.file.limit) {
               limited[o.file.limit.reason] = (limited[o.file.limit.reason] ?? 0) + 1;
@@ -169,6 +200,8 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       };
       await Promise.all(Array.from({ length: window }, runOne));
       flush();
+      // The bound holds after every run, changes or not (it may just have been lowered).
+      db.transaction(() => cache.prune())();
       if (stopped) throw new IndexInterrupted(done, todo.length);
     } finally {
       await pool.close();
@@ -176,10 +209,10 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
 
     phases.parse = (performance.now() - mark) / 1000;
     mark = performance.now();
-    let resolvedReferences: number | undefined;
+    let resolution: ResolutionStats | undefined;
     if (getState(db, 'resolution_dirty')) {
       progress({ phase: 'resolve', done: 0, total: 1 });
-      resolvedReferences = resolveStore(db).resolved;
+      resolution = resolveStore(db);
     }
     phases.resolve = (performance.now() - mark) / 1000;
     // A whole-repository run that got here has indexed every file: from now on the index is complete.
@@ -198,17 +231,20 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       filesByLanguage: counts.filesByLanguage,
       textByExtension: counts.textByExtension,
       parsed,
+      restored,
       unchanged,
       removed: gone.length,
       objects: counts.objects,
       views: counts.views,
       references: counts.references,
-      resolvedReferences: resolvedReferences ?? counts.resolvedReferences,
+      resolvedReferences: counts.resolvedReferences,
+      resolution: resolution ? { mode: resolution.mode, visited: resolution.visited } : null,
       skipped,
       skippedPaths,
       limited,
       limitedPaths,
       problems,
+      cache: cacheStats(db),
       seconds: (performance.now() - started) / 1000,
       phases,
     };

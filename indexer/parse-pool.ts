@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { extractFile, type FileOutcome } from './extract/extract-file.ts';
+import { extractFile, extractRead, type FileOutcome, type ReadFile } from './extract/extract-file.ts';
 import { boundHeapGrowth } from './heap-growth.ts';
 import { workerBoot } from './worker-boot.ts';
 
@@ -10,6 +10,13 @@ export interface ParseRequest {
   path: string;
   knownHash?: string;
   maxFileBytes: number;
+  /** The file as the caller already read it: extracted as is, not read again. */
+  content?: ReadFile;
+}
+
+/** One request's extraction, on whichever thread runs it. */
+export function extractRequest(req: Omit<ParseRequest, 'id'>): Promise<FileOutcome> {
+  return req.content ? extractRead(req.content) : extractFile(req.root, req.path, req);
 }
 
 /** Extracts files on worker threads (or in-process when `workers` is 0). */
@@ -42,7 +49,7 @@ export function createParsePool(workers = defaultWorkerCount()): ParsePool {
   const releaseHeap = boundHeapGrowth();
   if (workers <= 0) {
     return {
-      extract: (req) => extractFile(req.root, req.path, req),
+      extract: extractRequest,
       close: async () => releaseHeap(),
     };
   }

@@ -1,12 +1,12 @@
 /** Worker-thread entry: extracts files sent by the parse pool, one message each. */
 import { parentPort } from 'node:worker_threads';
-import { extractFile, type FileOutcome } from './extract/extract-file.ts';
-import type { ParseRequest } from './parse-pool.ts';
+import type { FileOutcome } from './extract/extract-file.ts';
+import { extractRequest, type ParseRequest } from './parse-pool.ts';
 
 parentPort!.on('message', async (req: ParseRequest) => {
   let outcome: FileOutcome;
   try {
-    outcome = await extractFile(req.root, req.path, { maxFileBytes: req.maxFileBytes, knownHash: req.knownHash });
+    outcome = await extractRequest(req);
   } catch (err) {
     outcome = { status: 'skipped', path: req.path, reason: 'unreadable', message: `extraction failed: ${(err as Error).message}` };
   }

@@ -188,13 +188,20 @@ export interface IndexSummary {
   filesByLanguage: Record<string, number>;
   /** Files indexed as plain text for want of a grammar, by extension, most first. */
   textByExtension: Record<string, number>;
+  /** Files of this run parsed, and files restored from the extraction cache (content indexed before, on any branch or path). */
   parsed: number;
+  restored: number;
   unchanged: number;
   removed: number;
   objects: number;
   views: number;
   references: number;
   resolvedReferences: number;
+  /**
+   * The resolution pass of this run, if one ran: `changes` resolved only the references the run's changes reach
+   * (`visited` of `references`), `full` every one (after many files changed).
+   */
+  resolution: { mode: 'full' | 'changes'; visited: number } | null;
   /** Files left out, counted by reason (`ignored` counts ignored folders and files as they were met). */
   skipped: Record<string, number>;
   /** Every file left out for a reason other than ignore rules, with the reason. */
@@ -205,6 +212,8 @@ export interface IndexSummary {
   limitedPaths: { path: string; reason: LimitReason; message: string }[];
   /** Files indexed with a problem (syntax errors, invalid UTF-8, parse timeout) or lost while indexing (vanished, unreadable). */
   problems: { path: string; message: string }[];
+  /** The extraction cache after the run: rows, bytes stored and the bound. */
+  cache: { entries: number; bytes: number; maxBytes: number };
   seconds: number;
   /** Wall seconds per phase; `write` is the main thread's share of `parse` spent writing the store. */
   phases: { discover: number; parse: number; write: number; resolve: number };

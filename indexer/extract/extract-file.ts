@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { languageOf, loadLanguage } from '../languages/registry.ts';
-import type { FileExtraction, SkipReason } from '../types.ts';
+import type { FileExtraction, Language, SkipReason } from '../types.ts';
 import { extractCode } from './extract-code.ts';
 import { extractText } from './extract-text.ts';
 import { capViews, minifiedReason, type FileLimit } from './limits.ts';
@@ -13,7 +13,8 @@ export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 const BINARY_SNIFF = 8000;
 
 export type FileOutcome =
-  | { status: 'extracted'; file: FileExtraction }
+  /** `restored`: taken from the extraction cache, not parsed. */
+  | { status: 'extracted'; file: FileExtraction; restored?: boolean }
   | { status: 'unchanged'; path: string; hash: string; mtimeMs: number }
   | { status: 'skipped'; path: string; reason: SkipReason; message: string };
 
@@ -58,28 +59,41 @@ export function fileLooksBinary(abs: string): boolean {
   }
 }
 
-/**
- * Reads, hashes and extracts one repository file. Every problem becomes an
- * outcome with the path and a reason; nothing here throws for bad input.
- */
-export async function extractFile(root: string, rel: string, opts: ExtractOptions): Promise<FileOutcome> {
+/** The warning of a parse given up (a timeout): the outcome depends on the machine's speed, so it is never cached. */
+export const PARSE_ABANDONED = 'parse abandoned after a timeout: indexed as plain text';
+
+/** A repository file read for indexing: its bytes, their hash and the modification time to record. */
+export interface ReadFile {
+  path: string;
+  bytes: Uint8Array;
+  hash: string;
+  mtimeMs: number;
+}
+
+/** A file read, or why it is left out. */
+export type ReadOutcome = ({ status: 'read' } & ReadFile) | Extract<FileOutcome, { status: 'skipped' }>;
+
+/** Reads and hashes one repository file. Every problem becomes a skip with the path and a reason; nothing throws. */
+export function readRepoFile(root: string, rel: string, maxFileBytes: number): ReadOutcome {
   const abs = path.join(root, rel);
   let bytes: Buffer;
   let stat: fs.Stats;
   try {
     stat = fs.statSync(abs);
-    if (stat.size > opts.maxFileBytes) return { status: 'skipped', path: rel, reason: 'too-large', message: `${stat.size} bytes > ${opts.maxFileBytes}` };
+    if (stat.size > maxFileBytes) return { status: 'skipped', path: rel, reason: 'too-large', message: `${stat.size} bytes > ${maxFileBytes}` };
     bytes = fs.readFileSync(abs);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { status: 'skipped', path: rel, reason: 'vanished', message: 'deleted while indexing' };
     return { status: 'skipped', path: rel, reason: 'unreadable', message: (err as Error).message };
   }
-  if (bytes.length > opts.maxFileBytes) return { status: 'skipped', path: rel, reason: 'too-large', message: `${bytes.length} bytes > ${opts.maxFileBytes}` };
+  if (bytes.length > maxFileBytes) return { status: 'skipped', path: rel, reason: 'too-large', message: `${bytes.length} bytes > ${maxFileBytes}` };
   if (looksBinary(bytes)) return { status: 'skipped', path: rel, reason: 'binary', message: 'binary content' };
-  const hash = contentHash(bytes);
-  if (opts.knownHash === hash) return { status: 'unchanged', path: rel, hash, mtimeMs: recordedMtime(stat) };
+  return { status: 'read', path: rel, bytes, hash: contentHash(bytes), mtimeMs: recordedMtime(stat) };
+}
 
+/** A file's text as indexed: UTF-8 with undecodable bytes replaced (and said), the byte-order mark removed. */
+export function decodeText(bytes: Uint8Array): { text: string; warnings: string[] } {
   const warnings: string[] = [];
   let text: string;
   try {
@@ -89,6 +103,24 @@ export async function extractFile(root: string, rel: string, opts: ExtractOption
     warnings.push('invalid UTF-8: undecodable bytes replaced with U+FFFD');
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return { text, warnings };
+}
+
+/**
+ * Reads, hashes and extracts one repository file. Every problem becomes an
+ * outcome with the path and a reason; nothing here throws for bad input.
+ */
+export async function extractFile(root: string, rel: string, opts: ExtractOptions): Promise<FileOutcome> {
+  const read = readRepoFile(root, rel, opts.maxFileBytes);
+  if (read.status !== 'read') return read;
+  if (opts.knownHash === read.hash) return { status: 'unchanged', path: rel, hash: read.hash, mtimeMs: read.mtimeMs };
+  return extractRead(read);
+}
+
+/** Extracts a file already read (`readRepoFile`): decode, then code or text extraction. */
+export async function extractRead(read: ReadFile): Promise<FileOutcome> {
+  const { path: rel, bytes, hash } = read;
+  const { text, warnings } = decodeText(bytes);
   const src = sourceLines(text);
   let language = languageOf(rel, text);
   let code = null;
@@ -103,7 +135,7 @@ export async function extractFile(root: string, rel: string, opts: ExtractOption
   } else if (language !== 'text') {
     code = extractCode(rel, src, await loadLanguage(language));
     if (!code) {
-      warnings.push(`parse abandoned after a timeout: indexed as plain text`);
+      warnings.push(PARSE_ABANDONED);
       language = 'text';
     }
   }
@@ -118,7 +150,7 @@ export async function extractFile(root: string, rel: string, opts: ExtractOption
       language,
       hash,
       size: bytes.length,
-      mtimeMs: recordedMtime(stat),
+      mtimeMs: read.mtimeMs,
       lineCount: src.lines.length,
       text,
       parseErrors: parts.parseErrors,

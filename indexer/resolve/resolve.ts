@@ -101,8 +101,11 @@ export interface IncrementalResolver extends Resolver {
   readonly stale: boolean;
   /** Marks the bindings stale (a file's imports changed). */
   invalidate(): void;
-  /** Rebinds from scratch: both import passes over `imports` (in path, line, id order), yielding every `every` imports. */
-  bind(imports: () => Iterable<ResolverReference>, every?: number): Generator<void>;
+  /**
+   * Rebinds from scratch: both import passes over `imports` (in path, line, id order), yielding every `every`
+   * imports; `onTarget` hears what the second pass resolves each import to.
+   */
+  bind(imports: () => Iterable<ResolverReference>, every?: number, onTarget?: (r: ResolverReference, target: string | undefined) => void): Generator<void>;
   /** What a query may overwrite when it reuses a file's path, to restore after it. */
   saveBindings(path: string): SavedBindings;
   restoreBindings(path: string, saved: SavedBindings): void;
@@ -301,7 +304,7 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
     target ??= unique(r.name);
     return target && target !== r.sourceId ? target : undefined;
   };
-  function* bindAll(imports: () => Iterable<ResolverReference>, every = Infinity): Generator<void> {
+  function* bindAll(imports: () => Iterable<ResolverReference>, every = Infinity, onTarget?: (r: ResolverReference, target: string | undefined) => void): Generator<void> {
     bindings.clear();
     wildcards.clear();
     reads = new Set();
@@ -309,7 +312,8 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
     // Imports twice: the first pass records what every file binds, so re-exports resolve whatever the order.
     for (let pass = 0; pass < 2; pass++) {
       for (const r of imports()) {
-        resolveImport(r);
+        const target = resolveImport(r);
+        if (pass === 1) onTarget?.(r, target);
         if (++n % every === 0) yield;
       }
     }

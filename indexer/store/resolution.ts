@@ -1,21 +1,31 @@
+import crypto from 'node:crypto';
 import { isTestPath } from '../paths.ts';
 import type { ModuleRoots } from '../resolve/modules.ts';
 import { psr4Roots } from '../resolve/psr4.ts';
-import { createResolver, type ResolverObject, type ResolverReference } from '../resolve/resolve.ts';
+import type { ResolverObject, ResolverReference } from '../resolve/resolve.ts';
+import { bindImports, emptyResolverFiles, replaceResolverFiles, type ResolverFiles } from '../resolve/resolver-files.ts';
 import { viewText } from '../extract/view-text.ts';
 import type { ViewKind } from '../types.ts';
+import { changedSince } from './changes.ts';
 import { ftsRows, type FtsObject } from './fts.ts';
 import type { DB } from './open.ts';
-import { bumpGeneration, setState } from './write.ts';
+import { bumpGeneration, getGeneration, setState } from './write.ts';
 
 /** Derived views kept per (object, view kind): the first few uses, by path and line. */
 export const DERIVED_PER_KIND = 5;
+/** A pass after changes to more than this share of the files resolves every reference: finding what they reach would cost more. */
+export const FULL_PASS_SHARE = 0.25;
 
 export interface ResolutionStats {
+  /** References and resolved references in the store after the pass. */
   references: number;
   resolved: number;
   derivedViews: number;
   changedTargets: number;
+  /** `full`: every reference was resolved again; `changes`: those the recorded changes reach. */
+  mode: 'full' | 'changes';
+  /** References resolved by this pass. */
+  visited: number;
 }
 
 interface DerivedRow {
@@ -24,6 +34,8 @@ interface DerivedRow {
   kind: ViewKind;
   line: number;
 }
+
+type StoredRef = ResolverReference & { targetId: string | null; fileId: number; line: number };
 
 /** A derived view's text is its line: it depends on no object. */
 const NO_OBJECT = { kind: 'function', startLine: 0, endLine: 0, signature: '', docstring: null } as const;
@@ -42,6 +54,8 @@ function fileLines(db: DB): (fileId: number) => string[] {
   };
 }
 
+const isComposerJson = (path: string) => path === 'composer.json' || path.endsWith('/composer.json');
+
 /** Where the repository says its modules live: the PSR-4 roots of every indexed composer.json (a change to one marks resolution dirty like any file). */
 function moduleRoots(db: DB): ModuleRoots {
   const rows = db
@@ -51,42 +65,164 @@ function moduleRoots(db: DB): ModuleRoots {
 }
 
 /**
- * Re-resolves every reference and brings the derived views (callsite, import,
- * testref) in line with the resolution, writing only what changed, in one
- * transaction that also clears the `resolution_dirty` flag.
+ * The resolver the writer's connection keeps between passes, following the change log: a daemon's pass after a
+ * few files changed reads those files only, and rebinds imports only when a change reaches what they read.
+ * `importTargets[path][i]` is what the last binding resolved `rf.imports[path][i]` to.
  */
-export function resolveStore(db: DB): ResolutionStats {
-  const objects = db
-    .prepare('SELECT o.id, f.path, o.parent_id AS parentId, o.kind, o.name FROM objects o JOIN files f ON f.id = o.file_id')
-    .all() as ResolverObject[];
-  const resolver = createResolver(objects, moduleRoots(db));
-  const refsOf = (where: string) =>
-    db
-      .prepare(
-        `SELECT r.id, r.source_id AS sourceId, f.path, f.language, r.kind, r.name, r.qualifier, r.module, r.alias,
-                r.target_id AS targetId, o.file_id AS fileId, r.line
-         FROM refs r JOIN objects o ON o.id = r.source_id JOIN files f ON f.id = o.file_id
-         WHERE ${where} ORDER BY f.path, r.line, r.id`,
-      )
-      .iterate() as IterableIterator<ResolverReference & { targetId: string | null; fileId: number; line: number }>;
+interface WriterResolver {
+  rf: ResolverFiles;
+  generation: number;
+  importTargets: Map<string, (string | null)[]>;
+}
+const writers = new WeakMap<DB, WriterResolver>();
 
-  // References stream through (imports first: they bind the names calls use);
-  // only changed targets and the derived views to keep are held in memory.
+const OBJECT_COLUMNS = 'o.id, f.path, o.parent_id AS parentId, o.kind, o.name';
+const IMPORT_COLUMNS = 'r.id, r.source_id AS sourceId, f.path, f.language, r.kind, r.name, r.qualifier, r.module, r.alias';
+
+/** Every file's objects and imports in two reads: the resolver as a fresh one would be. */
+function buildResolver(db: DB): WriterResolver {
+  const group = <T extends { path: string }>(rows: T[]) => {
+    const out = new Map<string, T[]>();
+    for (const r of rows) (out.get(r.path) ?? out.set(r.path, []).get(r.path)!).push(r);
+    return out;
+  };
+  const objects = group(db.prepare(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN files f ON f.id = o.file_id ORDER BY f.path, o.start_byte, o.id`).all() as ResolverObject[]);
+  const imports = group(
+    db.prepare(`SELECT ${IMPORT_COLUMNS} FROM files f JOIN objects o ON o.file_id = f.id JOIN refs r ON r.source_id = o.id WHERE r.kind = 'import' ORDER BY f.path, r.line, r.id`).all() as ResolverReference[],
+  );
+  const rf = emptyResolverFiles(moduleRoots(db));
+  replaceResolverFiles(rf, objects.keys(), (p) => objects.get(p) ?? [], (p) => imports.get(p) ?? []);
+  return { rf, generation: getGeneration(db), importTargets: new Map() };
+}
+
+/** Binds the resolver's imports again if a change reached what they read, noting each import's target. Returns whether it did. */
+function bindIfStale(w: WriterResolver): boolean {
+  if (!w.rf.resolver.stale) return false;
+  const targets = (w.importTargets = new Map());
+  for (const _ of bindImports(w.rf, undefined, (r, t) => void (targets.get(r.path) ?? targets.set(r.path, []).get(r.path)!).push(t ?? null)));
+  return true;
+}
+
+/**
+ * Builds the resolver this connection keeps (objects, imports and their bindings) ahead of the first pass that
+ * needs it: a daemon's replacement writer thread does it while the daemon is quiet, so the next save's pass reads
+ * only what changed instead of the whole index.
+ */
+export function warmResolver(db: DB): void {
+  const files = db.prepare('SELECT count(*) FROM files').pluck().get() as number;
+  bindIfStale(followResolver(db, FULL_PASS_SHARE * files));
+}
+
+/** The writer's resolver brought up to the store's files: the changed files re-read, or all of them when too many changed. */
+function followResolver(db: DB, rebuildOver: number): WriterResolver {
+  const held = writers.get(db);
+  const changed = held ? changedSince(db, held.generation) : null;
+  // The PSR-4 roots are the resolver's own: a changed composer.json makes a new one.
+  if (!held || !changed || changed.length > rebuildOver || changed.some(isComposerJson)) {
+    const fresh = buildResolver(db);
+    writers.set(db, fresh);
+    return fresh;
+  }
+  const objects = db.prepare(`SELECT ${OBJECT_COLUMNS} FROM files f JOIN objects o ON o.file_id = f.id WHERE f.path = ? ORDER BY o.start_byte, o.id`);
+  const imports = db.prepare(`SELECT ${IMPORT_COLUMNS} FROM files f JOIN objects o ON o.file_id = f.id JOIN refs r ON r.source_id = o.id WHERE f.path = ? AND r.kind = 'import' ORDER BY r.line, r.id`);
+  replaceResolverFiles(held.rf, changed, (p) => objects.all(p) as ResolverObject[], (p) => imports.all(p) as ResolverReference[]);
+  held.generation = getGeneration(db);
+  return held;
+}
+
+/** What the last writes recorded for resolution to look at (see `resolution_pending`). */
+interface Pending {
+  paths: Set<string>;
+  names: Set<string>;
+  targets: Set<string>;
+}
+
+function readPending(db: DB): Pending {
+  const p: Pending = { paths: new Set(), names: new Set(), targets: new Set() };
+  for (const r of db.prepare('SELECT kind, key FROM resolution_pending').all() as { kind: string; key: string }[]) {
+    (r.kind === 'path' ? p.paths : r.kind === 'name' ? p.names : p.targets).add(r.key);
+  }
+  return p;
+}
+
+/** What a file's imports bound (local names and wildcard sources), as a digest; null when they bound nothing. */
+function bindingsDigest(rf: ResolverFiles, path: string): string | null {
+  const { bindings, wildcards } = rf.resolver.saveBindings(path);
+  if (!bindings?.size && !wildcards?.length) return null;
+  const entries = [...(bindings ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([local, b]) => [local, b.objectId, b.files]);
+  return crypto.createHash('sha1').update(JSON.stringify([entries, wildcards ?? []])).digest('hex').slice(0, 16);
+}
+
+/**
+ * Brings references and derived views (callsite, import, testref) in line with the files, writing only what
+ * changed, in one transaction that also clears `resolution_dirty` and the recorded changes.
+ *
+ * After a few files changed, only the references those changes can reach are resolved again: those of the changed
+ * files; those whose name or qualifier is the name of an object that came, went or changed (every lookup the
+ * resolver makes outside a reference's own file and its imports' bindings is by one of those two); and those of
+ * files whose bindings changed. Derived views are redone for the objects of changed files, the objects that lost a
+ * use with the old rows, and the old and new targets of every reference that moved. The result is the same as a
+ * whole pass (`full`), which runs when nothing was recorded or when many files changed.
+ */
+export function resolveStore(db: DB, opts: { full?: boolean } = {}): ResolutionStats {
+  try {
+    return resolvePass(db, opts.full ?? false);
+  } catch (err) {
+    // Whatever the writer's resolver had taken in is not known to match the store any more.
+    writers.delete(db);
+    throw err;
+  }
+}
+
+function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
+  const pending = readPending(db);
+  const files = db.prepare('SELECT count(*) FROM files').pluck().get() as number;
+  const full = forceFull || pending.paths.size === 0 || pending.paths.size > FULL_PASS_SHARE * files || [...pending.paths].some(isComposerJson);
+  const w = followResolver(db, FULL_PASS_SHARE * files);
+  const { rf } = w;
+  const rebound = bindIfStale(w);
+  const importTarget = new Map<number, string | null>();
+  for (const [path, refs] of rf.imports) {
+    const targets = w.importTargets.get(path) ?? [];
+    refs.forEach((r, i) => importTarget.set(r.id, targets[i] ?? null));
+  }
+
+  // Bindings that changed: every file's when imports were bound again, else only the changed files' (their rows are new).
+  const storedDigest = db.prepare('SELECT bindings FROM files WHERE path = ?').pluck();
+  const digestFiles = rebound || full
+    ? new Set([...rf.imports.keys(), ...(db.prepare('SELECT path FROM files WHERE bindings IS NOT NULL').pluck().all() as string[])])
+    : new Set([...pending.paths].filter((p) => rf.byFile.has(p)));
+  const newDigests: [string | null, string][] = [];
+  const rebindFiles = new Set<string>();
+  for (const path of digestFiles) {
+    const digest = bindingsDigest(rf, path);
+    if (digest !== ((storedDigest.get(path) as string | null | undefined) ?? null)) {
+      newDigests.push([digest, path]);
+      rebindFiles.add(path);
+    }
+  }
+
+  const refColumns = `r.id, r.source_id AS sourceId, f.path, f.language, r.kind, r.name, r.qualifier, r.module, r.alias, r.target_id AS targetId, o.file_id AS fileId, r.line`;
+  const refsFrom = `refs r JOIN objects o ON o.id = r.source_id JOIN files f ON f.id = o.file_id`;
   const changes: [number, string | null][] = [];
   /** Files whose references now point elsewhere: their reference-graph edges changed. */
   const retargeted = new Set<string>();
+  /** Objects that gained or lost a reference: their derived views are redone. */
+  const moved = new Set<string>();
+  let visited = 0;
+  const settle = (r: StoredRef, target: string | null) => {
+    visited++;
+    if (target === r.targetId) return;
+    changes.push([r.id, target]);
+    retargeted.add(r.path);
+    if (r.targetId) moved.add(r.targetId);
+    if (target) moved.add(target);
+  };
+
+  // Derived views of a whole pass: references stream through in order, imports first; only the views to keep are held.
   const wanted = new Map<string, DerivedRow>();
   const perKind = new Map<string, number>();
-  let references = 0;
-  let resolved = 0;
-  const visit = (r: ResolverReference & { targetId: string | null; fileId: number; line: number }, target: string | undefined) => {
-    references++;
-    if ((target ?? null) !== r.targetId) {
-      changes.push([r.id, target ?? null]);
-      retargeted.add(r.path);
-    }
-    if (!target) return;
-    resolved++;
+  const want = (r: { kind: string; path: string; fileId: number; line: number }, target: string) => {
     const kind: ViewKind = r.kind === 'import' ? 'import' : isTestPath(r.path) ? 'testref' : 'callsite';
     const key = `${target}\0${r.fileId}\0${kind}\0${r.line}`;
     if (wanted.has(key)) return;
@@ -95,26 +231,60 @@ export function resolveStore(db: DB): ResolutionStats {
     perKind.set(`${target}\0${kind}`, n + 1);
     wanted.set(key, { objectId: target, fileId: r.fileId, kind, line: r.line });
   };
-  // Imports twice (see createResolver): the first pass records what every file binds, so re-exports resolve.
-  const imports = [...refsOf("r.kind = 'import'")];
-  for (const r of imports) resolver.resolveImport(r);
-  for (const r of imports) visit(r, resolver.resolveImport(r));
-  for (const r of refsOf("r.kind <> 'import'")) visit(r, resolver.resolve(r));
 
-  const existing = db
-    .prepare('SELECT id, object_id AS objectId, file_id AS fileId, kind, start_line AS line, text FROM views WHERE derived = 1')
-    .all() as { id: number; objectId: string; fileId: number; kind: ViewKind; line: number; text: string }[];
+  if (full) {
+    for (const r of db.prepare(`SELECT ${refColumns} FROM ${refsFrom} WHERE r.kind = 'import' ORDER BY f.path, r.line, r.id`).iterate() as IterableIterator<StoredRef>) {
+      const target = importTarget.get(r.id) ?? null;
+      settle(r, target);
+      if (target) want(r, target);
+    }
+    for (const r of db.prepare(`SELECT ${refColumns} FROM ${refsFrom} WHERE r.kind <> 'import' ORDER BY f.path, r.line, r.id`).iterate() as IterableIterator<StoredRef>) {
+      const target = rf.resolver.resolve(r) ?? null;
+      settle(r, target);
+      if (target) want(r, target);
+    }
+  } else {
+    const seen = new Set<number>();
+    const visit = (r: StoredRef) => {
+      if (seen.has(r.id)) return;
+      seen.add(r.id);
+      settle(r, (r.kind === 'import' ? importTarget.get(r.id) : rf.resolver.resolve(r)) ?? null);
+    };
+    if (rebound) {
+      // Imports were bound again: any of them may resolve elsewhere now.
+      const stored = db.prepare(`SELECT ${refColumns} FROM ${refsFrom} WHERE r.id = ?`);
+      for (const [id, targetId] of db.prepare("SELECT id, target_id FROM refs WHERE kind = 'import'").raw().all() as [number, string | null][]) {
+        if ((importTarget.get(id) ?? null) !== targetId) visit(stored.get(id) as StoredRef);
+      }
+    }
+    const ofFile = db.prepare(`SELECT ${refColumns} FROM ${refsFrom} WHERE f.path = ? ORDER BY r.line, r.id`);
+    for (const path of new Set([...pending.paths, ...rebindFiles])) {
+      for (const r of ofFile.iterate(path) as IterableIterator<StoredRef>) visit(r);
+    }
+    if (pending.names.size) {
+      const names = JSON.stringify([...pending.names]);
+      const byName = db.prepare(
+        `SELECT ${refColumns} FROM ${refsFrom} WHERE r.kind <> 'import' AND (r.name IN (SELECT value FROM json_each(@names)) OR r.qualifier IN (SELECT value FROM json_each(@names)))`,
+      );
+      for (const r of byName.iterate({ names }) as IterableIterator<StoredRef>) visit(r);
+    }
+  }
+
+  const setTarget = db.prepare('UPDATE refs SET target_id = ? WHERE id = ?');
+  const setDigest = db.prepare('UPDATE files SET bindings = ? WHERE path = ?');
   const objectOf = db.prepare(
     'SELECT o.name, o.qualified_name AS qualifiedName, o.kind, f.path FROM objects o JOIN files f ON f.id = o.file_id WHERE o.id = ?',
   );
-  const setTarget = db.prepare('UPDATE refs SET target_id = ? WHERE id = ?');
   const delView = db.prepare('DELETE FROM views WHERE id = ?');
   const insView = db.prepare(
     'INSERT INTO views (object_id, file_id, kind, derived, start_line, end_line, text) VALUES (?, ?, ?, 1, ?, ?, ?)',
   );
   const fts = ftsRows(db);
-  db.transaction(() => {
-    for (const [id, target] of changes) setTarget.run(target, id);
+  const lines = fileLines(db);
+  type ExistingView = { id: number; objectId: string; fileId: number; kind: ViewKind; line: number; text: string };
+  const existingColumns = 'id, object_id AS objectId, file_id AS fileId, kind, start_line AS line, text';
+  /** Makes the derived views of `existing` (all of them, or one object's) those `wanted` holds for them. */
+  const reconcile = (existing: Iterable<ExistingView>) => {
     for (const v of existing) {
       const key = `${v.objectId}\0${v.fileId}\0${v.kind}\0${v.line}`;
       // A file's rows are rewritten (new file id) whenever its text changes, so an equal key means an equal line.
@@ -124,16 +294,47 @@ export function resolveStore(db: DB): ResolutionStats {
         delView.run(v.id);
       }
     }
-    const lines = fileLines(db);
     for (const w of wanted.values()) {
       const text = viewText({ kind: w.kind, startLine: w.line, endLine: w.line }, lines(w.fileId), NO_OBJECT);
       if (!text) continue;
       const id = insView.run(w.objectId, w.fileId, w.kind, w.line, w.line, text).lastInsertRowid;
       fts.insert(id, { kind: w.kind, text }, objectOf.get(w.objectId) as FtsObject);
     }
+    wanted.clear();
+  };
+
+  db.transaction(() => {
+    for (const [id, target] of changes) setTarget.run(target, id);
+    for (const d of newDigests) setDigest.run(...d);
+    if (full) {
+      reconcile(db.prepare(`SELECT ${existingColumns} FROM views WHERE derived = 1`).all() as ExistingView[]);
+    } else {
+      // The objects of changed files lost their uses elsewhere with the old rows; others lost or gained one.
+      const targets = new Set([...pending.targets, ...moved]);
+      for (const path of pending.paths) for (const id of rf.byFile.get(path) ?? []) targets.add(id);
+      const uses = db.prepare(`SELECT r.kind, f.path, o.file_id AS fileId, r.line FROM ${refsFrom} WHERE r.target_id = ? ORDER BY f.path, r.line, r.id`);
+      const derivedOf = db.prepare(`SELECT ${existingColumns} FROM views WHERE object_id = ? AND derived = 1`);
+      const exists = db.prepare('SELECT 1 FROM objects WHERE id = ?').pluck();
+      for (const target of [...targets].sort()) {
+        if (!exists.get(target)) continue;
+        perKind.clear();
+        for (const r of uses.iterate(target) as IterableIterator<{ kind: string; path: string; fileId: number; line: number }>) want(r, target);
+        reconcile(derivedOf.all(target) as ExistingView[]);
+      }
+    }
+    db.prepare('DELETE FROM resolution_pending').run();
     setState(db, 'resolution_dirty', null);
     bumpGeneration(db, retargeted);
   })();
-  const derivedViews = (db.prepare('SELECT count(*) AS n FROM views WHERE derived = 1').get() as { n: number }).n;
-  return { references, resolved, derivedViews, changedTargets: changes.length };
+  // The pass's own commit changed no file the resolver reads.
+  w.generation = getGeneration(db);
+  const count = (sql: string) => db.prepare(sql).pluck().get() as number;
+  return {
+    references: count('SELECT count(*) FROM refs'),
+    resolved: count('SELECT count(*) FROM refs WHERE target_id IS NOT NULL'),
+    derivedViews: count('SELECT count(*) FROM views WHERE derived = 1'),
+    changedTargets: changes.length,
+    mode: full ? 'full' : 'changes',
+    visited,
+  };
 }

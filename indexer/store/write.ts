@@ -15,6 +15,17 @@ export function objectId(path: string, qualifiedName: string, kind: ObjectKind, 
   return crypto.createHash('sha1').update(key).digest('hex').slice(0, 16);
 }
 
+/** The ids of a file's extracted objects, in extraction order: same-named twins are told apart by their ordinal. */
+export function objectIds(path: string, objects: readonly Pick<FileExtraction['objects'][number], 'qualifiedName' | 'kind'>[]): string[] {
+  const seen = new Map<string, number>();
+  return objects.map((o) => {
+    const key = `${o.qualifiedName}\0${o.kind}`;
+    const ordinal = seen.get(key) ?? 0;
+    seen.set(key, ordinal + 1);
+    return objectId(path, o.qualifiedName, o.kind, ordinal);
+  });
+}
+
 /** Statements for writing one file's rows, prepared once per connection. */
 export interface FileWriter {
   /** Replaces everything the index holds for `file.path` with the extraction. */
@@ -32,78 +43,142 @@ interface IndexedView extends StoredView {
   path: string;
 }
 
+/** What resolution must look at again (see `resolution_pending`), recorded in the transaction of the write. */
+export type PendingKind = 'path' | 'name' | 'target';
+
+/** What of an object the resolver reads, besides its file: a change to it may change what names resolve to. */
+const resolverKey = (o: { parentId: string | null; kind: string; name: string }) => `${o.parentId}\0${o.kind}\0${o.name}`;
+
+/** What a view's full-text row is made of besides its object's id (which fixes the object's path, qualified name and kind). */
+const rowKey = (objectId: string, name: string, kind: string, text: string) => `${objectId}\0${name}\0${kind}\0${text}`;
+
 /**
- * Removes a file's rows: first the full-text rows of every view that goes with it (views whose text lives in the
- * file, and views of its objects that live elsewhere), then the file, whose rows cascade.
+ * Writes files' rows. A file written again keeps its row, the rows of objects it still has (same id) and the view
+ * rows whose full-text columns would be the same (same object, kind and text: only their lines are updated), so a
+ * file's rewrite costs what changed in it, not the whole file. What it no longer has is deleted, full-text rows
+ * first (views whose text lives in the file, and views of its removed objects that live elsewhere). A use of
+ * another object that lived in the file (a derived view) always goes, its text being a line of the old text. Every
+ * write records what resolution must look at again: the path, the names of objects that came, went or changed
+ * (as the resolver sees them), and the objects whose derived views went.
  */
-function fileRemover(db: DB, fts: FtsRows): (path: string) => boolean {
-  const fileId = db.prepare('SELECT id FROM files WHERE path = ?').pluck();
-  const views = db.prepare(
+export function fileWriter(db: DB): FileWriter {
+  const fts = ftsRows(db);
+  const insPending = db.prepare('INSERT OR IGNORE INTO resolution_pending (kind, key) VALUES (?, ?)');
+  const pending = (kind: PendingKind, key: string) => void insPending.run(kind, key);
+  const fileIdOf = db.prepare('SELECT id FROM files WHERE path = ?').pluck();
+  const objectsOf = db.prepare('SELECT id, parent_id AS parentId, kind, name FROM objects WHERE file_id = ?');
+  const viewsOf = db.prepare(
     `SELECT v.id, v.object_id AS objectId, v.file_id AS fileId, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine, v.text,
             o.name, o.qualified_name AS qualifiedName, o.kind AS objectKind, fo.path
      FROM views v JOIN objects o ON o.id = v.object_id JOIN files fo ON fo.id = o.file_id
      WHERE v.file_id = ? OR v.object_id IN (SELECT id FROM objects WHERE file_id = ?)`,
   );
-  const del = db.prepare('DELETE FROM files WHERE id = ?');
-  return (path) => {
-    const id = fileId.get(path) as number | undefined;
-    if (id === undefined) return false;
-    // Own views of this file's objects are rebuilt from its lines; derived views keep their text.
-    const texts = fileViewTexts(db, id);
-    for (const v of views.all(id, id) as IndexedView[]) {
-      const text = v.derived ? (v.text ?? '') : texts(v);
-      fts.delete(v.id, { kind: v.kind, text }, { name: v.name, qualifiedName: v.qualifiedName, kind: v.objectKind, path: v.path });
-    }
-    del.run(id);
-    return true;
-  };
-}
-
-export function fileWriter(db: DB): FileWriter {
-  const fts = ftsRows(db);
-  const remove = fileRemover(db, fts);
+  const delFile = db.prepare('DELETE FROM files WHERE id = ?');
   const insFile = db.prepare(
     'INSERT INTO files (path, language, hash, size, mtime_ms, line_count, parse_errors) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
+  const updFile = db.prepare(
+    'UPDATE files SET language = ?, hash = ?, size = ?, mtime_ms = ?, line_count = ?, parse_errors = ?, bindings = NULL WHERE id = ?',
+  );
   const insText = db.prepare('INSERT INTO file_blobs (file_id, data) VALUES (?, ?)');
+  const updText = db.prepare('UPDATE file_blobs SET data = ? WHERE file_id = ?');
   const insObject = db.prepare(
     `INSERT INTO objects (id, file_id, parent_id, kind, name, qualified_name, start_line, end_line, start_byte, end_byte, signature, docstring)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const insView = db.prepare(
-    'INSERT INTO views (object_id, file_id, kind, derived, start_line, end_line) VALUES (?, ?, ?, 0, ?, ?)',
+  // An object kept by id is rewritten in place; its vector is due again (the embedding pass finds it by its text's hash).
+  const updObject = db.prepare(
+    `UPDATE objects SET parent_id = ?, name = ?, start_line = ?, end_line = ?, start_byte = ?, end_byte = ?, signature = ?, docstring = ?, embed_hash = NULL
+     WHERE id = ?`,
   );
+  const delObject = db.prepare('DELETE FROM objects WHERE id = ?');
+  const delRefs = db.prepare('DELETE FROM refs WHERE source_id IN (SELECT id FROM objects WHERE file_id = ?)');
+  const insView = db.prepare('INSERT INTO views (object_id, file_id, kind, derived, start_line, end_line) VALUES (?, ?, ?, 0, ?, ?)');
+  const updView = db.prepare('UPDATE views SET start_line = ?, end_line = ? WHERE id = ?');
+  const delView = db.prepare('DELETE FROM views WHERE id = ?');
   const insRef = db.prepare(
     'INSERT INTO refs (source_id, kind, name, qualifier, module, alias, line, target_id) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)',
   );
+
+  /** Names of objects that came, went or changed as the resolver sees them: references to such names resolve again. */
+  const changedNames = (before: Map<string, string>, after: Map<string, string>) => {
+    for (const [id, key] of before) if (after.get(id) !== key) pending('name', key.slice(key.lastIndexOf('\0') + 1));
+    for (const [id, key] of after) if (before.get(id) !== key) pending('name', key.slice(key.lastIndexOf('\0') + 1));
+  };
+  const heldBy = (fileId: number) =>
+    new Map((objectsOf.all(fileId) as { id: string; parentId: string | null; kind: string; name: string }[]).map((o) => [o.id, resolverKey(o)]));
+  /** The views that go with a file, with the text each full-text row was made of (own views rebuilt from the file's lines). */
+  const viewsWith = (fileId: number) => {
+    const texts = fileViewTexts(db, fileId);
+    return (viewsOf.all(fileId, fileId) as IndexedView[]).map((v) => ({ ...v, text: v.derived ? (v.text ?? '') : texts(v) }));
+  };
+  const dropView = (v: IndexedView & { text: string }) => {
+    fts.delete(v.id, v, { name: v.name, qualifiedName: v.qualifiedName, kind: v.objectKind, path: v.path });
+    delView.run(v.id);
+  };
+
+  const remove = (path: string) => {
+    const id = fileIdOf.get(path) as number | undefined;
+    if (id === undefined) return false;
+    const held = heldBy(id);
+    for (const v of viewsWith(id)) {
+      // A use in this file of an object elsewhere: that object may show another use instead.
+      if (v.derived && v.fileId === id && !held.has(v.objectId)) pending('target', v.objectId);
+      fts.delete(v.id, v, { name: v.name, qualifiedName: v.qualifiedName, kind: v.objectKind, path: v.path });
+    }
+    delFile.run(id);
+    pending('path', path);
+    changedNames(held, new Map());
+    return true;
+  };
+
   return {
     remove,
     write(file) {
-      remove(file.path);
-      const fileId = Number(
-        insFile.run(file.path, file.language, file.hash, file.size, file.mtimeMs, file.lineCount, file.parseErrors).lastInsertRowid,
-      );
-      insText.run(fileId, packText(file.text));
-      const seen = new Map<string, number>();
-      const ids = file.objects.map((o) => {
-        const key = `${o.qualifiedName}\0${o.kind}`;
-        const ordinal = seen.get(key) ?? 0;
-        seen.set(key, ordinal + 1);
-        return objectId(file.path, o.qualifiedName, o.kind, ordinal);
-      });
+      const ids = objectIds(file.path, file.objects);
+      const parentOf = (i: number) => (file.objects[i].parent === null ? null : ids[file.objects[i].parent!]);
+      let fileId = fileIdOf.get(file.path) as number | undefined;
+      const held = fileId === undefined ? new Map<string, string>() : heldBy(fileId);
+      const keep = new Map<string, (IndexedView & { text: string })[]>();
+      let kept = new Set<string>();
+      if (fileId === undefined) {
+        fileId = Number(insFile.run(file.path, file.language, file.hash, file.size, file.mtimeMs, file.lineCount, file.parseErrors).lastInsertRowid);
+        insText.run(fileId, packText(file.text));
+      } else {
+        // Objects kept by id (and name: every full-text row of an object repeats its name) are updated in place.
+        const nameOf = (key: string) => key.slice(key.lastIndexOf('\0') + 1);
+        kept = new Set(ids.filter((id, i) => held.has(id) && nameOf(held.get(id)!) === file.objects[i].name));
+        for (const v of viewsWith(fileId)) {
+          if (v.derived) {
+            if (v.fileId === fileId) {
+              if (!held.has(v.objectId)) pending('target', v.objectId);
+              dropView(v);
+            } else if (!kept.has(v.objectId)) dropView(v);
+          } else if (kept.has(v.objectId)) {
+            const key = rowKey(v.objectId, v.name, v.kind, v.text);
+            (keep.get(key) ?? keep.set(key, []).get(key)!).push(v);
+          } else dropView(v);
+        }
+        // Own views of kept objects are matched by their full-text columns below; those left unmatched go then.
+        delRefs.run(fileId);
+        for (const id of held.keys()) if (!kept.has(id)) delObject.run(id);
+        updFile.run(file.language, file.hash, file.size, file.mtimeMs, file.lineCount, file.parseErrors, fileId);
+        updText.run(packText(file.text), fileId);
+      }
       file.objects.forEach((o, i) => {
-        insObject.run(
-          ids[i], fileId, o.parent === null ? null : ids[o.parent], o.kind, o.name, o.qualifiedName,
-          o.startLine, o.endLine, o.startByte, o.endByte, o.signature, o.docstring,
-        );
+        if (kept.has(ids[i])) updObject.run(parentOf(i), o.name, o.startLine, o.endLine, o.startByte, o.endByte, o.signature, o.docstring, ids[i]);
+        else insObject.run(ids[i], fileId, parentOf(i), o.kind, o.name, o.qualifiedName, o.startLine, o.endLine, o.startByte, o.endByte, o.signature, o.docstring);
       });
       for (const v of file.views) {
-        const id = insView.run(ids[v.object], fileId, v.kind, v.startLine, v.endLine).lastInsertRowid;
-        fts.insert(id, v, { ...file.objects[v.object], path: file.path });
+        const o = file.objects[v.object];
+        const reuse = keep.get(rowKey(ids[v.object], o.name, v.kind, v.text))?.pop();
+        if (reuse) updView.run(v.startLine, v.endLine, reuse.id);
+        else fts.insert(insView.run(ids[v.object], fileId, v.kind, v.startLine, v.endLine).lastInsertRowid, v, { ...o, path: file.path });
       }
-      for (const r of file.references) {
-        insRef.run(ids[r.source], r.kind, r.name, r.qualifier, r.module, r.alias, r.line);
-      }
+      for (const left of keep.values()) left.forEach(dropView);
+      pending('path', file.path);
+      changedNames(held, new Map(file.objects.map((o, i) => [ids[i], resolverKey({ parentId: parentOf(i), kind: o.kind, name: o.name })])));
+      for (const r of file.references) insRef.run(ids[r.source], r.kind, r.name, r.qualifier, r.module, r.alias, r.line);
     },
   };
 }

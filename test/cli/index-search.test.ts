@@ -14,7 +14,7 @@ describe('allot index and allot search (real process)', () => {
   it('indexes a repository and prints the summary', () => {
     const r = allot(['index', repo]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/files\s+8 \(python 4, text 2, typescript 2\); parsed 8, unchanged 0, removed 0/);
+    expect(r.stdout).toMatch(/files\s+8 \(python 4, text 2, typescript 2\); parsed 8, restored 0, unchanged 0, removed 0/);
     expect(r.stdout).toMatch(/objects\s+\d+/);
     expect(r.stdout).toMatch(/references\s+\d+ \(\d+ resolved\)/);
     // not a TTY: plain progress lines on stderr

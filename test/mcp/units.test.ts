@@ -102,6 +102,7 @@ describe('index state in tool results', () => {
   const daemonStatus = (over: { catchingUp?: boolean; state?: string; paths?: number; build?: { phase: 'parse'; done: number; total: number } }) => ({
     version: '0', pid: 7, nonce: 'nonce-of-the-daemon', repo: '/r', db: '/r/.allot/index.db', startedAt: '', uptimeSeconds: 3,
     index: { files: 2, filesByLanguage: { python: 2 }, objects: 4, views: 9, references: 1, resolvedReferences: 1 },
+    cache: { entries: 2, bytes: 900, maxBytes: 1 << 28 },
     indexing: {
       state: over.state ?? 'idle', catchingUp: over.catchingUp ?? false, complete: !over.build, build: over.build ?? null, progress: null, batches: 1, lastBatch: null,
     },

@@ -3,17 +3,19 @@ import { EMBED_CHOICES, ModelError, type EmbedChoice } from '../../../indexer/em
 import type { IndexSummary } from '../../../indexer/types.ts';
 import { plainTextLine } from '../plain-text.ts';
 import { resolveDb, resolveRepo, UsageError } from '../repo.ts';
+import { cacheLine } from './status.ts';
 
 /** The summary printed after `allot index`. */
 export function formatSummary(s: IndexSummary, repo: string): string {
   const lines: string[] = [];
   const langs = Object.entries(s.filesByLanguage).map(([l, n]) => `${l} ${n}`).join(', ');
   lines.push(`indexed ${repo} in ${s.seconds.toFixed(2)} s`);
-  lines.push(`  files       ${s.files} (${langs || 'none'}); parsed ${s.parsed}, unchanged ${s.unchanged}, removed ${s.removed}`);
+  lines.push(`  files       ${s.files} (${langs || 'none'}); parsed ${s.parsed}, restored ${s.restored}, unchanged ${s.unchanged}, removed ${s.removed}`);
   lines.push(`  plain text  ${plainTextLine(s.textByExtension)}`);
   lines.push(`  objects     ${s.objects}`);
   lines.push(`  views       ${s.views}`);
   lines.push(`  references  ${s.references} (${s.resolvedReferences} resolved)`);
+  lines.push(`  cache       ${cacheLine(s.cache)}`);
   const skipped = Object.entries(s.skipped).map(([r, n]) => `${r} ${n}`).join(', ');
   lines.push(`  skipped     ${skipped || 'none'}${s.skippedPaths.length ? ' (paths: --json)' : ''}`);
   const limited = Object.entries(s.limited ?? {}).map(([r, n]) => `${r} ${n}`).join(', ');
@@ -57,7 +59,7 @@ async function embed(dbFile: string, choice: EmbedChoice, opts: { model?: string
   }
 }
 
-interface IndexFlags { workers?: number; maxFileBytes: number; json?: boolean; embed?: string; model?: string; retrain?: boolean; check?: boolean; rebuild?: boolean }
+interface IndexFlags { workers?: number; maxFileBytes: number; cacheMb?: number; json?: boolean; embed?: string; model?: string; retrain?: boolean; check?: boolean; rebuild?: boolean }
 
 /** `allot index --check`: the full integrity check, read-only. */
 async function checkIndex(dbFile: string, json?: boolean): Promise<void> {
@@ -100,6 +102,7 @@ export function registerIndex(program: Command): void {
     .description('build or update the index of a repository (only changed files are re-parsed)')
     .option('--workers <n>', 'parser threads (0 = in-process)', (v) => Number.parseInt(v, 10))
     .option('--max-file-bytes <n>', 'skip files larger than this', (v) => Number.parseInt(v, 10), 1024 * 1024)
+    .option('--cache-mb <n>', 'bound of the extraction cache in MB, kept in the index for later runs and the daemon (default 256; 0 turns it off)', Number)
     .option('--json', 'print the summary as JSON')
     .option('--embed <embedder>', `then embed objects for dense retrieval: ${EMBED_CHOICES.join(', ')} (repo: a model trained on this repository; model: a transformers.js model folder; none: drop vectors)`)
     .option('--model <dir>', 'with --embed model: the model folder (default: ALLOT_MODEL_DIR, else `allot model fetch`\'s)')
@@ -114,6 +117,7 @@ export function registerIndex(program: Command): void {
       if (opts.rebuild) await moveAside(repo, resolveDb(repo, global.db));
       if (opts.workers !== undefined && !(opts.workers >= 0)) throw new UsageError('--workers must be a number >= 0');
       if (!(opts.maxFileBytes > 0)) throw new UsageError('--max-file-bytes must be a positive number');
+      if (opts.cacheMb !== undefined && !(opts.cacheMb >= 0 && opts.cacheMb <= 1 << 20)) throw new UsageError('--cache-mb must be a number of MB from 0 to 1048576');
       if (opts.embed !== undefined && !(EMBED_CHOICES as readonly string[]).includes(opts.embed)) {
         throw new UsageError(`--embed must be one of ${EMBED_CHOICES.join(', ')}, got "${opts.embed}"`);
       }
@@ -135,6 +139,7 @@ export function registerIndex(program: Command): void {
           db: dbFile,
           workers: opts.workers,
           maxFileBytes: opts.maxFileBytes,
+          cacheMaxBytes: opts.cacheMb === undefined ? undefined : Math.round(opts.cacheMb * 2 ** 20),
           onProgress: (p) => progress.update(p),
           shouldStop: () => stopRequested,
         });

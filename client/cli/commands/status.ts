@@ -17,6 +17,13 @@ function denseLine(d: DaemonStatus['dense']): string {
   return `${d.state}: ${d.model}, ${counts}${d.rate ? ` (${d.rate.toFixed(0)}/s)` : ''}`;
 }
 
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+
+/** The extraction cache in one line: `1204 extraction(s), 9.8 MB of 256.0 MB`, or off. */
+export function cacheLine(c: { entries: number; bytes: number; maxBytes: number }): string {
+  return c.maxBytes > 0 ? `${c.entries} extraction(s), ${mb(c.bytes)} of ${mb(c.maxBytes)}` : 'off (--cache-mb 0)';
+}
+
 /** `allot status` for a person. */
 export function formatStatus(s: DaemonStatus, address: string): string {
   const i = s.index;
@@ -24,7 +31,7 @@ export function formatStatus(s: DaemonStatus, address: string): string {
   const ix = s.indexing;
   const progress = ix.progress ? `: ${ix.progress.phase}${ix.progress.total ? ` ${ix.progress.done}/${ix.progress.total} files` : ''}` : '';
   const last = ix.lastBatch
-    ? `; last batch ${ix.lastBatch.full ? 'full run' : `${ix.lastBatch.paths} path(s)`}, ${ix.lastBatch.parsed} parsed, ${ix.lastBatch.removed} removed, ${ix.lastBatch.seconds.toFixed(2)} s${ix.lastBatch.error ? ` (failed: ${ix.lastBatch.error})` : ''}`
+    ? `; last batch ${ix.lastBatch.full ? 'full run' : `${ix.lastBatch.paths} path(s)`}, ${ix.lastBatch.parsed} parsed, ${ix.lastBatch.restored ?? 0} restored, ${ix.lastBatch.removed} removed, ${ix.lastBatch.seconds.toFixed(2)} s${ix.lastBatch.error ? ` (failed: ${ix.lastBatch.error})` : ''}`
     : '';
   const q = s.queries;
   return [
@@ -34,6 +41,7 @@ export function formatStatus(s: DaemonStatus, address: string): string {
     `  plain text  ${plainTextLine(i.textByExtension)}`,
     `  complete    ${ix.complete === false ? `no: the first full build is running${ix.build?.total ? ` (${ix.build.done}/${ix.build.total} files)` : ''}; answers cover only the files indexed so far` : 'yes'}`,
     `  indexing    ${ix.state}${progress}${ix.catchingUp ? ' (still catching up: results may be incomplete)' : ''}; ${ix.batches} batch(es)${last}`,
+    `  cache       ${s.cache ? cacheLine(s.cache) : 'unknown'}`,
     `  pending     ${s.pending.paths} path(s)${s.pending.full ? ' + a full run' : ''}`,
     `  watcher     ${s.watcher.state}${s.watcher.error ? ` (${s.watcher.error})` : ''}, ${s.watcher.events} change event(s)`,
     `  queries     ${q.served} served (search ${q.search}, context ${q.context}, objects ${q.objects}, files ${q.files}), ${q.errors} error(s)`,

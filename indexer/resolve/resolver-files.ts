@@ -1,0 +1,74 @@
+import type { ModuleRoots } from './modules.ts';
+import { createIncrementalResolver, type IncrementalResolver, type ResolverObject, type ResolverReference } from './resolve.ts';
+
+/**
+ * A resolver that follows an index file by file: the objects each file holds, the imports each file makes, and
+ * the resolver over them. What a file contributes is replaced whole (`replaceResolverFiles`); the import bindings
+ * are redone (`bindImports`) only when a change reaches what they read (`resolver.stale`). Shared by the
+ * structural retriever's structure and the store's resolution pass, so both resolve exactly as a fresh resolver over
+ * the same files would: objects are added per file in the order they start (then by id: what a fresh
+ * extraction inserts first, whatever rewrites in place did to the rows), imports bound in path, then line order.
+ */
+export interface ResolverFiles {
+  resolver: IncrementalResolver;
+  /** Object ids per file, in the order they were added. */
+  byFile: Map<string, string[]>;
+  /** Indexed files with objects, sorted. */
+  files: string[];
+  /** Import references per file, in line order: the resolver's passes read them in path order. */
+  imports: Map<string, ResolverReference[]>;
+}
+
+/** An empty resolver, with where the repository says its modules live (PSR-4 roots) when known. */
+export function emptyResolverFiles(roots?: ModuleRoots): ResolverFiles {
+  return { resolver: createIncrementalResolver(roots), byFile: new Map(), files: [], imports: new Map() };
+}
+
+/**
+ * Replaces what the given files contribute with what they hold now (`objectsOf`: in the order they start, then by id; `importsOf`: in line
+ * order; nothing for a removed file). Afterwards `resolver.stale` says whether the bindings must be redone.
+ * Returns the ids each file held before and the objects added, for callers that keep more per object.
+ */
+export function replaceResolverFiles<O extends ResolverObject>(
+  rf: ResolverFiles,
+  paths: Iterable<string>,
+  objectsOf: (path: string) => O[],
+  importsOf: (path: string) => ResolverReference[],
+): { old: Map<string, string[]>; added: O[] } {
+  const changed = new Set(paths);
+  const old = new Map<string, string[]>();
+  const added: O[] = [];
+  for (const path of changed) {
+    old.set(path, rf.byFile.get(path) ?? []);
+    rf.byFile.delete(path);
+  }
+  for (const path of changed) {
+    const rows = objectsOf(path);
+    if (rows.length) rf.byFile.set(path, rows.map((o) => o.id));
+    added.push(...rows);
+  }
+  rf.resolver.replaceFiles(old, added);
+  for (const path of changed) {
+    const refs = importsOf(path);
+    if (!sameImports(rf.imports.get(path) ?? [], refs)) rf.resolver.invalidate();
+    if (refs.length) rf.imports.set(path, refs);
+    else rf.imports.delete(path);
+  }
+  if ([...changed].some((p) => old.get(p)!.length === 0 !== !rf.byFile.has(p))) rf.files = [...rf.byFile.keys()].sort();
+  return { old, added };
+}
+
+/**
+ * Redoes the resolver's import bindings (both passes, every file in path order), yielding every `every` imports;
+ * `onTarget` hears each import's target as the second pass resolves it (what the store records).
+ */
+export function bindImports(rf: ResolverFiles, every?: number, onTarget?: (r: ResolverReference, target: string | undefined) => void): Generator<void> {
+  return rf.resolver.bind(function* () {
+    for (const file of rf.files) yield* rf.imports.get(file) ?? [];
+  }, every, onTarget);
+}
+
+/** The same imports in the same order, as far as resolving them goes (ids and lines aside). */
+function sameImports(a: ResolverReference[], b: ResolverReference[]): boolean {
+  return a.length === b.length && a.every((r, i) => r.module === b[i].module && r.name === b[i].name && r.alias === b[i].alias && r.language === b[i].language);
+}
