@@ -23,6 +23,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     /** Builds each request anew (the returned one is sent). */
     setupRequest?: (req: Request, context: Record<string, unknown>) => Request;
+    /** Called with each answer's status and body. */
+    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
   }
   interface Options {
     url: string;

@@ -20,6 +20,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { generateCrossfileTasks } from '../../client/eval/generate-crossfile.ts';
 import { openStore } from '../../indexer/store/open.ts';
+import { MAX_QUERY_CHARS } from '../../daemon/requests.ts';
 import { cleanUp, corpusArg, cpuSeconds, printGoals, warmUp, editor, flag, idle, machine, ms, PROJECT, random, rssMb, serveDaemon, workingCopy } from './daemon-run.ts';
 import { drawQueries } from './queries.ts';
 
@@ -48,7 +49,10 @@ async function main(): Promise<void> {
 
     const db = openStore(path.join(repo, '.allot/index.db'), { readonly: true });
     const prose = drawQueries(db, 200);
-    const code = generateCrossfileTasks(db, { repo: '.', max: 200, seed: 7 }).map((t) => t.query);
+    // a query over the documented maximum is refused with 400 by design: such tasks are left out and counted
+    const drawn = generateCrossfileTasks(db, { repo: '.', max: 200, seed: 7 }).map((t) => t.query);
+    const code = drawn.filter((q) => q.length <= MAX_QUERY_CHARS);
+    if (code.length < drawn.length) console.log(`${drawn.length - code.length} code queries over ${MAX_QUERY_CHARS} characters left out`);
     const pyFiles = db.prepare("SELECT path FROM files WHERE language = 'python' ORDER BY path").pluck().all() as string[];
     db.close();
     const queries = kind === 'prose' ? prose : kind === 'code' ? code : [...prose, ...code];
@@ -68,13 +72,27 @@ async function main(): Promise<void> {
     const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, rssMb(daemon.pid))), 250);
     const cpu0 = cpuSeconds(daemon.pid);
     const batches0 = s0.indexing.batches;
+    const refused = new Map<string, number>();
     const r = await autocannon({
       url: `http://127.0.0.1:${daemon.info.port}`,
       connections: clients,
       duration: seconds,
       timeout: 60,
       headers: { authorization: `Bearer ${daemon.info.token}`, 'content-type': 'application/json' },
-      requests: [{ method: 'POST', path: '/v1/context', setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: queries[Math.floor(pick() * queries.length)] }) }) }],
+      requests: [{
+        method: 'POST',
+        path: '/v1/context',
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: queries[Math.floor(pick() * queries.length)] }) }),
+        // what the answers that were not 2xx said, by status and error code
+        onResponse: (status, body) => {
+          if (status < 300) return;
+          let code = '?';
+          try {
+            code = (JSON.parse(body) as { error?: { code?: string } }).error?.code ?? '?';
+          } catch { /* not JSON */ }
+          refused.set(`${status} ${code}`, (refused.get(`${status} ${code}`) ?? 0) + 1);
+        },
+      }],
     });
     clearInterval(editTimer);
     clearInterval(rssTimer);
@@ -83,6 +101,7 @@ async function main(): Promise<void> {
 
     const total = r.requests.total;
     console.log(`\n${total} requests in ${r.duration.toFixed(1)} s: ${(total / r.duration).toFixed(0)} queries/s; ${r.errors} errors, ${r.non2xx} non-2xx, ${r.timeouts} timeouts`);
+    if (refused.size) console.log(`not 2xx: ${[...refused].map(([k, n]) => `${n} x ${k}`).join(', ')}`);
     console.log(`latency p50 ${ms(r.latency.p50)}, p90 ${ms(r.latency.p90)}, p99 ${ms(r.latency.p99)}, max ${ms(r.latency.max)}`);
     console.log(`${edited} edits, ${s1.indexing.batches - batches0} batches indexed; daemon CPU ${cpuUsed.toFixed(1)} s (${(cpuUsed / r.duration).toFixed(2)} cores), peak RSS ${peakRss.toFixed(0)} MB`);
     const goals = [
