@@ -1,5 +1,5 @@
 // `npm run build` (which `npm ci` runs through `prepare`): compiles the layers
-// to JavaScript with declarations in dist/ (tsconfig.build.json), copies what
+// to JavaScript with declarations in dist/ (client/bin/tsconfig.build.json), copies what
 // the code reads from beside itself (migrations, tree-sitter queries: every
 // file that is not TypeScript), and last stamps the build with the time it
 // began, so the bin never runs a half-made build or one older than an edit.
@@ -16,7 +16,7 @@ const began = Date.now();
 fs.rmSync(new URL(BUILD_STAMP, root), { force: true });
 fs.rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: fileURLToPath(root), stdio: 'inherit' });
+execFileSync(process.execPath, [tsc, '-p', 'client/bin/tsconfig.build.json'], { cwd: fileURLToPath(root), stdio: 'inherit' });
 const bin = fileURLToPath(new URL('client/bin/', root));
 for (const dir of SOURCE_DIRS) {
   fs.cpSync(new URL(dir, root), new URL(dir, dist), { recursive: true, filter: (src) => !src.endsWith('.ts') && !`${src}/`.startsWith(bin) });
