@@ -105,6 +105,8 @@ describe.concurrent('own files are never followed through links', () => {
     const started = await allotAsync(['start', h.repo]);
     expect(started.status, started.stderr).toBe(0);
     track(Number(/\(pid (\d+)/.exec(started.stdout)?.[1]));
+    // the folder must appear after the watcher's first scan, or it is part of the tree the daemon started with
+    await waitFor(async () => /watcher +watching/.test((await allotAsync(['status', h.repo])).stdout) || null, 'the daemon to watch');
     const evil = 'x\n2020-01-01T00:00:00.000Z allot daemon forged line';
     fs.mkdirSync(path.join(h.repo, evil));
     fs.writeFileSync(path.join(h.repo, evil, '.gitignore'), '*.tmp\n');
