@@ -184,11 +184,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
     placed.push(block);
     out.added.push(block);
   }
-  for (const b of out.added) {
-    if (b.rendered.outcome === 'whole' && b.input === b.gi.input) out.whole++;
-    else if (isOutline(b.rendered)) out.outlines++;
-    else out.heads++;
-  }
+  // whole, outlines and heads are counted by the caller once the blocks have deepened (their forms change then)
   out.remaining = left;
   return out;
 }

@@ -165,7 +165,9 @@ export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions
     return files.source;
   };
   // Repeated queries on an unchanged index are answered from memory (sessions never are: they change what is sent).
-  const answers = createResultCache<SearchHit[] | ContextAnswer>(opts.answerCache === false ? 0 : 256);
+  // Query threads answer for the main thread, which remembers answers itself: they skip the key and the state reads.
+  const caching = opts.answerCache !== false;
+  const answers = createResultCache<SearchHit[] | ContextAnswer>(caching ? 256 : 0);
   const indexState = () => {
     const s = answerState(db);
     return `${s.generation}:${s.structure}:${s.vectors ?? ''}`;
@@ -173,31 +175,27 @@ export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions
   const engine: QueryEngine = {
     async search(query, k, r = {}) {
       checkPath(r.path);
-      const state = indexState();
-      const key = answerKey('search', query, k, r);
-      const hit = answers.get(state, key);
+      const remembered = caching ? { state: indexState(), key: answerKey('search', query, k, r) } : null;
+      const hit = remembered && answers.get(remembered.state, remembered.key);
       if (hit) return hit as SearchHit[];
       const retriever = await retrieverFor(db, r.retriever, { path: r.path, rrfK: r.rrfK });
       await retriever.prepare?.(query);
       const hits = search(db, query, k, retriever);
-      answers.set(state, key, hits);
+      if (remembered) answers.set(remembered.state, remembered.key, hits);
       return hits;
     },
     // A fresh object source per query: it memoises file lines, which a later batch may change.
     async context(query, options, r = {}, session) {
       checkPath(r.path);
-      const state = indexState();
-      const key = answerKey('context', query, options, r);
-      if (session === undefined) {
-        const hit = answers.get(state, key);
-        if (hit) return hit as ContextAnswer;
-      }
+      const remembered = caching && session === undefined ? { state: indexState(), key: answerKey('context', query, options, r) } : null;
+      const hit = remembered && answers.get(remembered.state, remembered.key);
+      if (hit) return hit as ContextAnswer;
       const source = storeObjectSource(db);
       const retriever = await retrieverFor(db, r.retriever, { path: r.path, rrfK: r.rrfK });
       await retriever.prepare?.(query);
       if (session === undefined) {
         const allocation = withWarnings(buildContext(query, retriever, source, options), source);
-        answers.set(state, key, allocation);
+        if (remembered) answers.set(remembered.state, remembered.key, allocation);
         return allocation;
       }
       const memory = sessions.get(session);

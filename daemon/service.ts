@@ -249,8 +249,8 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
         state.indexing.state = 'idle';
         events.publish({ type: 'indexed', report, ...capPaths(r.paths) });
         // The query threads bring their structures up to date now, not in the next query.
-        if (r.parsed || r.restored || r.removed || job.full) void queries.follow();
         if (r.parsed || r.restored || r.removed || job.full) {
+          void queries.follow();
           const phases = Object.entries(r.phases).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ');
           log(`indexed ${job.full ? 'repository' : `${r.paths.length} path(s)`}: ${r.parsed} parsed, ${r.restored} restored, ${r.removed} removed in ${r.seconds.toFixed(2)} s (${phases}; writer heap ${r.heapMb.toFixed(0)} MB)`);
         }

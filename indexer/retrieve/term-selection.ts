@@ -7,7 +7,8 @@
  */
 import { ftsStatistics } from '../store/fts.ts';
 import { prepared, type DB } from '../store/open.ts';
-import type { QueryTerm, TermClass } from './fts-query.ts';
+import { getGeneration } from '../store/write.ts';
+import { ftsMatch, type QueryTerm, type TermClass } from './fts-query.ts';
 
 /** Queries with at most this many terms are searched whole: a person typed each of them. */
 export const SHORT_QUERY_TERMS = 12;
@@ -74,7 +75,7 @@ interface Counted {
   n: number;
   limit: number;
 }
-const caches = new WeakMap<DB, { generation: string; rows: number; df: Map<string, Counted> }>();
+const caches = new WeakMap<DB, { generation: number; rows: number; df: Map<string, Counted> }>();
 const MAX_CACHED = 100_000;
 
 /**
@@ -82,7 +83,7 @@ const MAX_CACHED = 100_000;
  * most, unless a higher limit asks) and remembered: the terms of one repository's queries repeat from query to query.
  */
 export function termStatistics(db: DB): TermStatistics {
-  const generation = String(prepared(db, "SELECT value FROM state WHERE key = 'generation'", 'pluck').get() ?? '0');
+  const generation = getGeneration(db);
   let cache = caches.get(db);
   if (!cache || cache.generation !== generation) {
     cache = { generation, rows: ftsStatistics(db).rows, df: new Map() };
@@ -96,7 +97,7 @@ export function termStatistics(db: DB): TermStatistics {
       let held = c.df.get(term);
       // A count that reached its limit says only "at least": count again when a higher limit asks.
       if (!held || (held.n >= held.limit && limit > held.limit)) {
-        held = { n: count.get(`"${term.replace(/"/g, '""')}"`, limit) as number, limit };
+        held = { n: count.get(ftsMatch([term]), limit) as number, limit };
         if (c.df.size >= MAX_CACHED) c.df.clear();
         c.df.set(term, held);
       }

@@ -15,7 +15,7 @@
  * checks everything.
  */
 import fs from 'node:fs';
-import { CLEAN_CLOSE_SUFFIX as CLEAN_SUFFIX, checkOwnFile, openOwnFile, readOwnFile, writeOwnFileAtomic } from './own-files.ts';
+import { CLEAN_CLOSE_SUFFIX as CLEAN_SUFFIX, openOwnFile, readOwnFile, walHoldsFrames, writeOwnFileAtomic } from './own-files.ts';
 
 /** What the record holds; a record matches only when it has exactly these fields, equal to the file's now. */
 interface Identity {
@@ -48,11 +48,6 @@ export function fileIdentity(file: string): Identity | null {
   } finally {
     fs.closeSync(fd);
   }
-}
-
-/** A WAL with frames in it: the main file alone is not the database, and a writer may have stopped half-way. */
-function walHoldsFrames(file: string): boolean {
-  return (checkOwnFile(`${file}-wal`)?.size ?? 0) > 0;
 }
 
 /**

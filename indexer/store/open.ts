@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { recordCleanClose, takeCleanClose } from './clean-close.ts';
 import { registerTextFunctions } from './file-text.ts';
 import { ensureFtsLayout } from './fts.ts';
-import { checkOwnFile, ensureDatabaseDir, isUnwritable, OwnFileError, prepareDatabaseFile, verifyDatabaseFiles } from './own-files.ts';
+import { checkOwnFile, ensureDatabaseDir, isUnwritable, OwnFileError, prepareDatabaseFile, verifyDatabaseFiles, walHoldsFrames } from './own-files.ts';
 
 export type DB = Database.Database;
 
@@ -119,7 +119,7 @@ export function checkWholeStore(db: DB, file: string): void {
  */
 function checkLength(file: string): void {
   // Pages still in the WAL (a checkpoint cut short by a full disk, say) are read from there: the main file may be shorter.
-  if ((checkOwnFile(`${file}-wal`)?.size ?? 0) > 0) return;
+  if (walHoldsFrames(file)) return;
   const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
   try {
     const header = Buffer.alloc(100);
@@ -147,7 +147,7 @@ process.env.SQLITE_USE_URI ??= '1';
  * is for this user: nobody can write it without writing the folder too.
  */
 function frozen(file: string): boolean {
-  if ((checkOwnFile(`${file}-wal`)?.size ?? 0) > 0) return false;
+  if (walHoldsFrames(file)) return false;
   try {
     fs.accessSync(path.dirname(file), fs.constants.W_OK);
     return false;

@@ -234,3 +234,8 @@ export function moveDatabaseAside(file: string, now = new Date()): string | null
   }
   return aside;
 }
+
+/** A WAL with frames in it: the main file alone is not the database, and a writer may have stopped half-way. */
+export function walHoldsFrames(file: string): boolean {
+  return (checkOwnFile(`${file}-wal`)?.size ?? 0) > 0;
+}
