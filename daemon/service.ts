@@ -124,6 +124,8 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
   let watcher: RepoWatcher | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
   let recycleTimer: NodeJS.Timeout | null = null;
+  /** A full run scanned the tree while the watcher was not yet watching all of it (see `onReady`). */
+  let scannedWhileStarting = false;
   let stopping = false;
   let stopIdle = () => {};
   const events = createEventBus();
@@ -218,6 +220,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       recycleTimer = null;
       state.indexing.state = state.indexing.catchingUp ? 'catching-up' : 'indexing';
       state.indexing.progress = null;
+      if (job.full && state.watcher.state === 'starting') scannedWhileStarting = true;
       events.publish({ type: 'batch', id: job.id, full: job.full, paths: job.paths.length + job.dirs.length });
       const outcome: JobOutcome = await writer.run(job, (p: IndexProgress) => {
         state.indexing.progress = p;
@@ -330,6 +333,7 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
     }
     function startWatcher() {
       setWatcher('starting', null);
+      scannedWhileStarting = fences.running() !== null;
       const w = watchRepository(
         repo,
         { matcher, exclude: (abs) => dbFiles.has(abs) },
@@ -345,7 +349,12 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
             if (watcher === w && !stopping) void stopWatcher('stopped', null).then(() => !stopping && startWatcher());
           },
           onReady: () => {
-            if (watcher === w) setWatcher('watching', null);
+            if (watcher !== w) return;
+            setWatcher('watching', null);
+            // A file created or saved after a scan looked at it, but before chokidar watched its folder, raised
+            // no event (chokidar takes what it finds as the starting tree): one stat-only pass sees it.
+            if (scannedWhileStarting) changes.requestFull();
+            scannedWhileStarting = false;
           },
           onError: (err) => {
             recordError(state, `watcher: ${err.message}`);

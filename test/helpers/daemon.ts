@@ -126,7 +126,8 @@ export async function caughtIndexing(repo: string, share = 0.4): Promise<Served>
 
 /** The daemon has finished its start-up run and has nothing running or waiting. */
 export function isSettled(s: DaemonStatus): boolean {
-  return !s.indexing.catchingUp && s.indexing.state !== 'indexing' && s.indexing.state !== 'catching-up' && s.pending.paths === 0 && !s.pending.full;
+  // A watcher still starting would miss an edit the test makes next.
+  return s.watcher.state !== 'starting' && !s.indexing.catchingUp && s.indexing.state !== 'indexing' && s.indexing.state !== 'catching-up' && s.pending.paths === 0 && !s.pending.full;
 }
 
 export async function settled(client: AllotClient, timeoutMs = 30_000): Promise<DaemonStatus> {
