@@ -14,56 +14,70 @@ export interface Tokenizer {
   count(text: string): number;
 }
 
-const PIECE = 16_384;
 const cache = new Map<TokenizerName, Tokenizer>();
 
 /**
- * Splits long text where tiktoken's pre-tokenizer splits anyway (after a newline
- * followed by a non-space character), so counting the pieces gives the exact
- * total while keeping each encode call short.
+ * Whether a piece of tiktoken's pre-tokenizer can never span the newline before `text[i]`, so that the tokens
+ * of the text are those of the text up to `i` plus those of the text from `i`. True when the line at `i` holds
+ * a non-blank character after spaces and tabs: every piece that contains a newline ends at it (a run of blanks
+ * ending with newlines, or punctuation followed by newlines) unless another newline follows after blanks only,
+ * and the pattern never looks behind. In o200k a punctuation piece also takes a '/' right after the newline,
+ * so a line that starts with '/' is never cut. (Checked against whole-text encoding in test/index/tokenizer.test.ts.)
  */
-function pieces(text: string): string[] {
-  if (text.length <= PIECE) return [text];
+export function cutsBefore(text: string, i: number): boolean {
+  let j = i;
+  let c = text.charCodeAt(j);
+  while (c === 32 || c === 9) c = text.charCodeAt(++j);
+  if (j >= text.length || c <= 32 || c === 0x7f || c === 0x85) return false;
+  if (j === i && c === 47) return false;
+  return c < 0x7f || !/\s/.test(text[j]);
+}
+
+/** The text cut at every newline before a line `cutsBefore` allows: counting the chunks one by one gives the exact total. */
+export function chunks(text: string): string[] {
   const out: string[] = [];
   let start = 0;
-  while (text.length - start > PIECE) {
-    let cut = -1;
-    for (let i = start + PIECE; i < text.length - 1 && i < start + 4 * PIECE; i++) {
-      if (text.charCodeAt(i) === 10 && !/\s/.test(text[i + 1])) { cut = i + 1; break; }
-    }
-    if (cut < 0) break;
-    out.push(text.slice(start, cut));
-    start = cut;
+  for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) {
+    if (!cutsBefore(text, nl + 1)) continue;
+    out.push(text.slice(start, nl + 1));
+    start = nl + 1;
   }
   out.push(text.slice(start));
   return out;
 }
 
-/** Texts at least this long have their counts remembered: whole objects are counted again and again across queries. */
-const MEMO_MIN_CHARS = 512;
-/** The remembered texts hold at most this many characters in all (least recently used go first). */
-const MEMO_MAX_CHARS = 2_000_000;
+/** Characters of chunk texts whose counts are remembered, per tokenizer (two generations of half each). */
+const MEMO_MAX_CHARS = 4_000_000;
+/** Chunks longer than this are counted without being remembered (a minified line is rarely counted twice). */
+const MEMO_MAX_CHUNK = 65_536;
 
-/** Exact counts of long texts, remembered: looking a string up costs far less than encoding it. */
-function memoised(count: (text: string) => number): (text: string) => number {
-  const memo = new Map<string, number>();
+/**
+ * Exact counts through remembered chunk counts. A rendering is a window of an object's lines with a descriptor:
+ * the windows tried while growing, an outline's variants and the same objects across queries share most lines,
+ * so each line is encoded once and a count costs a lookup per line. Least recently used chunks go first (a
+ * generation is dropped once the young one is full).
+ */
+function chunked(encode: (text: string) => number): (text: string) => number {
+  let young = new Map<string, number>();
+  let old = new Map<string, number>();
   let chars = 0;
+  const one = (chunk: string): number => {
+    let n = young.get(chunk);
+    if (n !== undefined) return n;
+    if (chunk.length > MEMO_MAX_CHUNK) return encode(chunk);
+    n = old.get(chunk) ?? encode(chunk);
+    young.set(chunk, n);
+    chars += chunk.length;
+    if (chars > MEMO_MAX_CHARS / 2) {
+      old = young;
+      young = new Map();
+      chars = 0;
+    }
+    return n;
+  };
   return (text) => {
-    if (text.length < MEMO_MIN_CHARS) return count(text);
-    const hit = memo.get(text);
-    if (hit !== undefined) {
-      memo.delete(text);
-      memo.set(text, hit);
-      return hit;
-    }
-    const n = count(text);
-    memo.set(text, n);
-    chars += text.length;
-    for (const [old] of memo) {
-      if (chars <= MEMO_MAX_CHARS) break;
-      memo.delete(old);
-      chars -= old.length;
-    }
+    let n = 0;
+    for (const c of chunks(text)) n += one(c);
     return n;
   };
 }
@@ -81,11 +95,7 @@ export function getTokenizer(name: TokenizerName = 'cl100k_base'): Tokenizer {
     tok = {
       name,
       // Special-token text (`<|endoftext|>`) in source is ordinary text: allow none, disallow none.
-      count: memoised((text: string) => {
-        let n = 0;
-        for (const p of pieces(text)) n += enc.encode(p, [], []).length;
-        return n;
-      }),
+      count: chunked((text: string) => enc.encode(text, [], []).length),
     };
     cache.set(name, tok);
   }
