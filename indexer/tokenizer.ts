@@ -46,8 +46,11 @@ export function chunks(text: string): string[] {
   return out;
 }
 
-/** Characters of chunk texts whose counts are remembered, per tokenizer (two generations of half each). */
-const MEMO_MAX_CHARS = 4_000_000;
+/**
+ * Characters of chunk texts whose counts are remembered, per tokenizer (two generations of half each): about the
+ * lines 200 different context queries on SymPy render and count (4.7 M characters), at most some 30 MB of heap.
+ */
+const MEMO_MAX_CHARS = 16_000_000;
 /** Chunks longer than this are counted without being remembered (a minified line is rarely counted twice). */
 const MEMO_MAX_CHUNK = 65_536;
 
@@ -66,7 +69,8 @@ function chunked(encode: (text: string) => number): (text: string) => number {
     if (n !== undefined) return n;
     if (chunk.length > MEMO_MAX_CHUNK) return encode(chunk);
     n = old.get(chunk) ?? encode(chunk);
-    young.set(chunk, n);
+    // A chunk is a slice of a larger text, which it would keep alive: remember a copy of its own.
+    young.set(Buffer.from(chunk).toString(), n);
     chars += chunk.length;
     if (chars > MEMO_MAX_CHARS / 2) {
       old = young;
