@@ -29,7 +29,7 @@ import { RetrievalError, retrieverFor, type RetrievalOptions } from '../indexer/
 import { activeEmbedder } from '../indexer/embed/active.ts';
 import { modelKey } from '../indexer/embed/types.ts';
 import type { QueryEmbedder } from '../indexer/retrieve/dense.ts';
-import { storeObjectSource } from '../indexer/store/object-source.ts';
+import { followingMemo, storeObjectSource } from '../indexer/store/object-source.ts';
 import type { DB } from '../indexer/store/open.ts';
 import { fiberObjects, fileText, getObjects, indexedFileInfo, objectReferences, objectViews } from './store-reads.ts';
 import type { BuildProgress, ContextAnswer, FileResponse, ObjectResponse, OutlineAnswer, ReadFileAnswer, ReferencesAnswer } from './types.ts';
@@ -157,6 +157,8 @@ export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions
     return warnings.length ? { ...allocation, warnings } : allocation;
   };
   const sessions = createSessions();
+  // File texts and objects remembered across queries while the index leaves their files unchanged.
+  const sourceMemo = followingMemo(db);
   // The file source builds term statistics on first use: keep one per index generation.
   let files: { key: string; source: ReturnType<typeof storeFileSource> } | null = null;
   const fileSource = (dense?: QueryEmbedder) => {
@@ -184,13 +186,13 @@ export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions
       if (remembered) answers.set(remembered.state, remembered.key, hits);
       return hits;
     },
-    // A fresh object source per query: it memoises file lines, which a later batch may change.
+    // An object source per query, over what earlier queries read of files no batch has changed since.
     async context(query, options, r = {}, session) {
       checkPath(r.path);
       const remembered = caching && session === undefined ? { state: indexState(), key: answerKey('context', query, options, r) } : null;
       const hit = remembered && answers.get(remembered.state, remembered.key);
       if (hit) return hit as ContextAnswer;
-      const source = storeObjectSource(db);
+      const source = storeObjectSource(db, sourceMemo());
       const retriever = await retrieverFor(db, r.retriever, { path: r.path, rrfK: r.rrfK });
       await retriever.prepare?.(query);
       if (session === undefined) {

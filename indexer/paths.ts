@@ -1,10 +1,15 @@
 import path from 'node:path';
 
+/** What `normalizePath` would change: backslashes, `.`/`..` segments, doubled or trailing slashes. */
+const NOT_NORMAL = /\\|(^|\/)\.\.?(\/|$)|\/\/|\/$/;
+
 /**
  * The one path normaliser: repo-relative, `/`-separated, no leading `./`.
  * @example normalizePath('src\\util\\.\\io.ts') // 'src/util/io.ts'
  */
 export function normalizePath(p: string): string {
+  // Already normal (the common case: paths from the index): nothing to do, and the allocator asks very often.
+  if (p && !NOT_NORMAL.test(p)) return p;
   return path.posix.normalize(p.replace(/\\/g, '/')).replace(/^(\.\/)+/, '').replace(/\/$/, '');
 }
 

@@ -1,6 +1,8 @@
 import type { CodeObject } from '../types.ts';
+import { changedSince } from './changes.ts';
 import { prepared, type DB } from './open.ts';
 import { fiberObjects, getObjects } from './read.ts';
+import { getGeneration } from './write.ts';
 
 /** An object with its verbatim source lines, as the allocator reads it. */
 export interface ObjectWithText extends CodeObject {
@@ -8,32 +10,88 @@ export interface ObjectWithText extends CodeObject {
   text: string;
 }
 
+/** What object sources remember: file lines, fibers and objects, each as the index holds it now. */
+export interface SourceMemo {
+  lines: Map<string, string[]>;
+  fibers: Map<string, CodeObject[]>;
+  objects: Map<string, CodeObject>;
+  /** Characters of the remembered lines. */
+  chars: number;
+}
+
+const emptyMemo = (): SourceMemo => ({ lines: new Map(), fibers: new Map(), objects: new Map(), chars: 0 });
+/** Remembered file lines beyond this many characters start over (SymPy's 1,500 files hold 30 M). */
+const MEMO_MAX_CHARS = 24_000_000;
+
+/**
+ * A memo for the object sources of one connection that follows the index: call it at the start of each query. It
+ * drops the files the generations since its last call changed (the change log's paths; everything when the log no
+ * longer reaches back), so what it hands out is what the index holds now, and queries stop reading and inflating
+ * the same file texts again and again. (A text read while a later generation committed is dropped at the next
+ * call if that generation changed its file.)
+ */
+export function followingMemo(db: DB): () => SourceMemo {
+  let memo = emptyMemo();
+  let generation = getGeneration(db);
+  return () => {
+    const now = getGeneration(db);
+    if (now === generation && memo.chars <= MEMO_MAX_CHARS) return memo;
+    const changed = now === generation ? null : changedSince(db, generation);
+    generation = now;
+    if (!changed || memo.chars > MEMO_MAX_CHARS) return (memo = emptyMemo());
+    for (const path of changed) {
+      memo.chars -= memo.lines.get(path)?.reduce((n, l) => n + l.length + 1, 0) ?? 0;
+      memo.lines.delete(path);
+      memo.fibers.delete(path);
+    }
+    const gone = new Set(changed);
+    for (const [id, o] of memo.objects) if (gone.has(o.path)) memo.objects.delete(id);
+    return memo;
+  };
+}
+
 /**
  * The store's side of the allocator's `ObjectSource`: objects with their
- * verbatim source from the indexed file texts (memoised per file for one query).
+ * verbatim source from the indexed file texts, memoised per file for one query, or in `memo` across queries.
  */
-export function storeObjectSource(db: DB): {
+export function storeObjectSource(db: DB, memo: SourceMemo = emptyMemo()): {
   objects(ids: string[]): Map<string, ObjectWithText>;
   infos(ids: string[]): Map<string, CodeObject>;
   fiberObjects(path: string): CodeObject[];
 } {
   const textOf = prepared(db, 'SELECT t.text FROM file_texts t JOIN files f ON f.id = t.file_id WHERE f.path = ?', 'pluck');
-  const lines = new Map<string, string[]>();
   const linesOf = (path: string) => {
-    let l = lines.get(path);
+    let l = memo.lines.get(path);
     if (!l) {
-      l = ((textOf.get(path) as string | undefined) ?? '').split(/\r?\n/);
-      lines.set(path, l);
+      const text = (textOf.get(path) as string | undefined) ?? '';
+      l = text.split(/\r?\n/);
+      memo.lines.set(path, l);
+      memo.chars += text.length + 1;
     }
     return l;
+  };
+  const infos = (ids: string[]) => {
+    const missing = ids.filter((id) => !memo.objects.has(id));
+    for (const [id, o] of getObjects(db, missing)) memo.objects.set(id, o);
+    // In the order asked, as `getObjects` answers.
+    const out = new Map<string, CodeObject>();
+    for (const id of ids) {
+      const o = memo.objects.get(id);
+      if (o) out.set(id, o);
+    }
+    return out;
   };
   return {
     objects(ids) {
       const out = new Map<string, ObjectWithText>();
-      for (const [id, o] of getObjects(db, ids)) out.set(id, { ...o, text: linesOf(o.path).slice(o.startLine - 1, o.endLine).join('\n') });
+      for (const [id, o] of infos(ids)) out.set(id, { ...o, text: linesOf(o.path).slice(o.startLine - 1, o.endLine).join('\n') });
       return out;
     },
-    infos: (ids) => getObjects(db, ids),
-    fiberObjects: (path) => fiberObjects(db, path),
+    infos,
+    fiberObjects(path) {
+      let f = memo.fibers.get(path);
+      if (!f) memo.fibers.set(path, (f = fiberObjects(db, path)));
+      return f;
+    },
   };
 }

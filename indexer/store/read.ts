@@ -61,8 +61,7 @@ export function getObjects(db: DB, ids: string[]): Map<string, CodeObject> {
 
 /** Objects of one provenance fiber (a file), in source order. */
 export function fiberObjects(db: DB, path: string): CodeObject[] {
-  return db
-    .prepare(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN files f ON f.id = o.file_id WHERE f.path = ? ORDER BY o.start_line, o.end_line DESC`)
+  return prepared(db, `SELECT ${OBJECT_COLUMNS} FROM objects o JOIN files f ON f.id = o.file_id WHERE f.path = ? ORDER BY o.start_line, o.end_line DESC`)
     .all(path) as ObjectRow[];
 }
 
