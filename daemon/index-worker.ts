@@ -24,6 +24,7 @@ import { closeStore, openStore, sqliteFault, storeFault, StoreError, type DB } f
 import { warmResolver } from '../indexer/store/resolution.ts';
 import { CODE_LANGUAGES, type CodeLanguage } from '../indexer/types.ts';
 import type { IndexJob } from './queue.ts';
+import { lowerThreadPriority } from './thread-priority.ts';
 
 export interface WorkerInit {
   repo: string;
@@ -76,6 +77,8 @@ export type WorkerMessage =
 export const IN_THREAD_MAX_PATHS = 32;
 /** Full runs over repositories this small parse on this thread too. */
 export const IN_THREAD_MAX_FILES = 200;
+/** The writer thread's nice value: about a tenth of a query thread's share of a busy core. */
+export const WRITER_NICE = 10;
 /** Progress is posted at most this often (plus every phase change). */
 const PROGRESS_EVERY_MS = 100;
 
@@ -103,6 +106,9 @@ try {
   }
   // The first thread checks the index (quick_check); a replacement thread opens the file its predecessor checked.
   db = openStore(init.db, { quickCheck: init.ino === undefined });
+  // Queries first (issue 17 item 10): a batch (seconds of resolution after one saved file on SymPy) gets the CPU
+  // the query threads leave, not theirs; with nothing to answer it runs at full speed. Parser threads inherit it.
+  lowerThreadPriority(WRITER_NICE);
   post({ type: 'ready' });
   // A replacement thread builds the resolver its passes keep now, while the daemon is quiet (see warmResolver).
   if (init.ino !== undefined) baseHeapMb = buildResolverAhead();
