@@ -146,6 +146,8 @@ function misread(t: Tag): boolean {
   // result that takes a function (`local job = new_job(function() ... end)`, `local x = (function() ... end)()`).
   if (t.language === 'Lua' && !/^[A-Za-z_][\w]*([.:][A-Za-z_][\w]*)*$/.test(t.name)) return true;
   if ((t.language === 'Lua' || t.language === 'JavaScript') && t.kind === 'function' && new RegExp(`\\b${escape(t.name.split(/[.:]/).at(-1)!)}\\s*=\\s*(\\(\\s*function\\b|(?!function\\b|async\\b)[\\w.:\\[\\]]+\\s*\\()`).test(line)) return true;
+  // An OCaml `let x = ... in` is a local of the expression after it, whatever scope ctags gives it.
+  if (t.language === 'OCaml' && t.kind === 'var' && /^\s+let\b.*\bin\s*$/.test(line)) return true;
   if (t.language === 'Sh' && t.kind === 'alias' && !new RegExp(`^\\s*alias\\s+(-\\w+\\s+)*${escape(t.name)}=`).test(line)) return true;
   return false;
 }
