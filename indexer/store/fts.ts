@@ -118,9 +118,9 @@ export function rebuildFts(db: DB): number {
   const fts = ftsRows(db);
   const files = db.prepare('SELECT id FROM files ORDER BY id').pluck().all() as number[];
   const viewsOf = db.prepare(
-    `SELECT v.id, v.object_id AS objectId, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine, v.text,
+    `SELECT v.id, o.id AS objectId, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine, v.text,
             o.name, o.qualified_name AS qualifiedName, o.kind AS objectKind, f.path
-     FROM views v JOIN objects o ON o.id = v.object_id JOIN files f ON f.id = o.file_id WHERE v.file_id = ? ORDER BY v.id`,
+     FROM views v JOIN objects o ON o.key = v.object JOIN files f ON f.id = o.file_id WHERE v.file_id = ? ORDER BY v.id`,
   );
   let n = 0;
   for (const fileId of files) {

@@ -26,7 +26,10 @@ export function fileViewTexts(db: DB, fileId: number): (view: StoredView) => str
     const text = (db.prepare('SELECT text FROM file_texts WHERE file_id = ?').pluck().get(fileId) as string | undefined) ?? '';
     lines = sourceLines(text).lines;
     const rows = db
-      .prepare('SELECT id, parent_id AS parentId, kind, start_line AS startLine, end_line AS endLine, signature, docstring FROM objects WHERE file_id = ?')
+      .prepare(
+        `SELECT o.id, p.id AS parentId, o.kind, o.start_line AS startLine, o.end_line AS endLine, o.signature, o.docstring
+         FROM objects o LEFT JOIN objects p ON p.key = o.parent WHERE o.file_id = ?`,
+      )
       .all(fileId) as (ViewTextObject & { id: string; parentId: string | null })[];
     objects = new Map(rows.map((o) => [o.id, { ...o, children: [] }]));
     for (const o of rows) if (o.parentId !== null) objects.get(o.parentId)?.children.push([o.startLine, o.endLine]);

@@ -38,7 +38,7 @@ function objectTexts(file: string): string[] {
   try {
     const rows = db
       .prepare(
-        `SELECT o.signature, o.docstring, (SELECT v.text FROM views v WHERE v.object_id = o.id AND v.kind = 'body' LIMIT 1) AS body
+        `SELECT o.signature, o.docstring, (SELECT v.text FROM views v WHERE v.object = o.key AND v.kind = 'body' LIMIT 1) AS body
          FROM objects o ORDER BY o.id`,
       )
       .all() as { signature: string; docstring: string | null; body: string | null }[];
