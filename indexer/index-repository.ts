@@ -4,6 +4,7 @@ import { decodeText, DEFAULT_MAX_FILE_BYTES, fileLooksBinary, readRepoFile, type
 import { languageOf } from './languages/registry.ts';
 import { fromCached } from './extract/reuse.ts';
 import { createParsePool, LARGE_FILE_BYTES } from './parse-pool.ts';
+import { compactStore } from './store/compact.ts';
 import { cacheStats, extractionCache, setCacheMaxBytes } from './store/extraction-cache.ts';
 import { ftsStatistics, rebuildFts } from './store/fts.ts';
 import { closeStore, openStore, type DB } from './store/open.ts';
@@ -62,7 +63,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
   let finished = false;
 
   try {
-    const phases = { discover: 0, parse: 0, write: 0, resolve: 0 };
+    const phases = { discover: 0, parse: 0, write: 0, resolve: 0, compact: 0 };
     let mark = performance.now();
     progress({ phase: 'discover', done: 0, total: 0 });
     const discovery = discoverFiles(opts.repo, { maxFileBytes });
@@ -224,6 +225,9 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       db.transaction(() => rebuildFts(db))();
       problems.push({ path: '.', message: `full-text index counted ${ftsRows} rows for ${counts.views} views: rebuilt` });
     }
+    mark = performance.now();
+    compactStore(db, { firstBuild: indexed.size === 0 });
+    phases.compact = (performance.now() - mark) / 1000;
     progress({ phase: 'done', done: todo.length, total: todo.length });
     finished = true;
     return {

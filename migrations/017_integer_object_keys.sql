@@ -3,6 +3,11 @@
 -- `objects.id`; views, references and parents hold the object's `key`. On SymPy the repeated text ids and their
 -- indexes were about a sixth of the database. AUTOINCREMENT: a key is never given to another object, so a
 -- reference whose target went (resolution rewrites it) can never point at a newcomer.
+--
+-- A derived view (call site, import, test reference) no longer keeps a copy of its line: its text is rebuilt from
+-- the using file's line like an own view's (indexer/store/view-texts.ts). The line cannot have changed since the
+-- view was made (a file's rewrite drops the derived views living in it first), so full-text rows stay deletable.
+-- The embedding hash index holds only objects that have one (none until an embedding pass).
 
 -- The old table is renamed first, so the children's REFERENCES follow it and dropping it later cascades nowhere.
 ALTER TABLE objects RENAME TO objects_old;
@@ -34,11 +39,10 @@ CREATE TABLE views_new (
   kind       TEXT NOT NULL,
   derived    INTEGER NOT NULL DEFAULT 0,
   start_line INTEGER NOT NULL,
-  end_line   INTEGER NOT NULL,
-  text       TEXT                            -- derived views only
+  end_line   INTEGER NOT NULL
 );
-INSERT INTO views_new (id, object, file_id, kind, derived, start_line, end_line, text)
-SELECT v.id, o.key, v.file_id, v.kind, v.derived, v.start_line, v.end_line, v.text FROM views v JOIN objects o ON o.id = v.object_id;
+INSERT INTO views_new (id, object, file_id, kind, derived, start_line, end_line)
+SELECT v.id, o.key, v.file_id, v.kind, v.derived, v.start_line, v.end_line FROM views v JOIN objects o ON o.id = v.object_id;
 
 -- `target` is rewritten by every resolution pass, so it carries no foreign key.
 CREATE TABLE refs_new (
@@ -65,7 +69,7 @@ ALTER TABLE refs_new RENAME TO refs;
 CREATE INDEX objects_file ON objects(file_id, start_line);
 CREATE INDEX objects_name ON objects(name);
 CREATE INDEX objects_parent ON objects(parent);
-CREATE INDEX objects_embed_hash ON objects(embed_hash);
+CREATE INDEX objects_embed_hash ON objects(embed_hash) WHERE embed_hash IS NOT NULL;
 CREATE INDEX views_object ON views(object);
 CREATE INDEX views_file ON views(file_id);
 CREATE INDEX refs_source ON refs(source);

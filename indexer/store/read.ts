@@ -1,7 +1,7 @@
 import { getTokenizer } from '../tokenizer.ts';
 import type { CodeObject, Language, ObjectKind, Reference, View, ViewKind } from '../types.ts';
 import { prepared, type DB } from './open.ts';
-import { fileViewTexts, type StoredView } from './view-texts.ts';
+import { viewTexts, type StoredView } from './view-texts.ts';
 
 export interface StoreCounts {
   files: number;
@@ -78,11 +78,11 @@ export function findObjectsByName(db: DB, name: string): CodeObject[] {
 export function objectViews(db: DB, id: string): View[] {
   const rows = prepared(
     db,
-    `SELECT v.id, ? AS objectId, v.file_id AS fileId, f.path, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine, v.text
+    `SELECT v.id, ? AS objectId, v.file_id AS fileId, f.path, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine
      FROM views v JOIN files f ON f.id = v.file_id WHERE v.object = (SELECT key FROM objects WHERE id = ?) ORDER BY v.derived, f.path, v.start_line, v.id`,
-  ).all(id, id) as (StoredView & { id: number; fileId: number; path: string })[];
-  // Own views all live in the object's file (one text to read); derived views keep theirs.
-  const texts = fileViewTexts(db, rows.find((r) => !r.derived)?.fileId ?? -1);
+  ).all(id, id) as (StoredView & { id: number; path: string })[];
+  // Own views all live in the object's file (one text to read); each derived view is a line of its using file.
+  const texts = viewTexts(db);
   const tokenizer = getTokenizer();
   return rows.map(({ id: viewId, objectId, path, kind, startLine, endLine, ...r }) => {
     const text = texts({ objectId, kind, startLine, endLine, ...r });

@@ -4,11 +4,11 @@ import type { ModuleRoots } from '../resolve/modules.ts';
 import { psr4Roots } from '../resolve/psr4.ts';
 import type { ResolverObject, ResolverReference } from '../resolve/resolve.ts';
 import { bindImports, emptyResolverFiles, replaceResolverFiles, type ResolverFiles } from '../resolve/resolver-files.ts';
-import { viewText } from '../extract/view-text.ts';
 import type { ViewKind } from '../types.ts';
 import { changedSince } from './changes.ts';
 import { ftsRows, type FtsObject } from './fts.ts';
 import type { DB } from './open.ts';
+import { viewTexts } from './view-texts.ts';
 import { bumpGeneration, getGeneration, setState } from './write.ts';
 
 /** Derived views kept per (object, view kind): the first few uses, by path and line. */
@@ -37,23 +37,6 @@ interface DerivedRow {
 
 /** `targetId` is the public id of the target, `targetKey` the key the row holds (a target that went leaves a key no object has). */
 type StoredRef = ResolverReference & { targetId: string | null; targetKey: number | null; fileId: number; line: number };
-
-/** A derived view's text is its line: it depends on no object. */
-const NO_OBJECT = { kind: 'function', startLine: 0, endLine: 0, signature: '', docstring: null } as const;
-
-/** The lines of indexed files by file id, loaded on first use. */
-function fileLines(db: DB): (fileId: number) => string[] {
-  const stmt = db.prepare('SELECT text FROM file_texts WHERE file_id = ?');
-  const cache = new Map<number, string[]>();
-  return (fileId) => {
-    let lines = cache.get(fileId);
-    if (!lines) {
-      lines = ((stmt.get(fileId) as { text: string } | undefined)?.text ?? '').split(/\r?\n/);
-      cache.set(fileId, lines);
-    }
-    return lines;
-  };
-}
 
 const isComposerJson = (path: string) => path === 'composer.json' || path.endsWith('/composer.json');
 
@@ -278,12 +261,14 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
   );
   const delView = db.prepare('DELETE FROM views WHERE id = ?');
   const insView = db.prepare(
-    'INSERT INTO views (object, file_id, kind, derived, start_line, end_line, text) VALUES ((SELECT key FROM objects WHERE id = ?), ?, ?, 1, ?, ?, ?)',
+    'INSERT INTO views (object, file_id, kind, derived, start_line, end_line) VALUES ((SELECT key FROM objects WHERE id = ?), ?, ?, 1, ?, ?)',
   );
   const fts = ftsRows(db);
-  const lines = fileLines(db);
-  type ExistingView = { id: number; objectId: string; fileId: number; kind: ViewKind; line: number; text: string };
-  const existingColumns = 'v.id, o.id AS objectId, v.file_id AS fileId, v.kind, v.start_line AS line, v.text';
+  const texts = viewTexts(db);
+  const derivedText = (v: { objectId: string; fileId: number; kind: ViewKind; line: number }) =>
+    texts({ objectId: v.objectId, fileId: v.fileId, kind: v.kind, derived: 1, startLine: v.line, endLine: v.line });
+  type ExistingView = { id: number; objectId: string; fileId: number; kind: ViewKind; line: number };
+  const existingColumns = 'v.id, o.id AS objectId, v.file_id AS fileId, v.kind, v.start_line AS line';
   const derivedFrom = 'views v JOIN objects o ON o.key = v.object';
   /** Makes the derived views of `existing` (all of them, or one object's) those `wanted` holds for them. */
   const reconcile = (existing: Iterable<ExistingView>) => {
@@ -292,14 +277,14 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
       // A file's rows are rewritten (new file id) whenever its text changes, so an equal key means an equal line.
       if (wanted.has(key)) wanted.delete(key);
       else {
-        fts.delete(v.id, v, objectOf.get(v.objectId) as FtsObject);
+        fts.delete(v.id, { kind: v.kind, text: derivedText(v) }, objectOf.get(v.objectId) as FtsObject);
         delView.run(v.id);
       }
     }
     for (const w of wanted.values()) {
-      const text = viewText({ kind: w.kind, startLine: w.line, endLine: w.line }, lines(w.fileId), NO_OBJECT);
+      const text = derivedText(w);
       if (!text) continue;
-      const id = insView.run(w.objectId, w.fileId, w.kind, w.line, w.line, text).lastInsertRowid;
+      const id = insView.run(w.objectId, w.fileId, w.kind, w.line, w.line).lastInsertRowid;
       fts.insert(id, { kind: w.kind, text }, objectOf.get(w.objectId) as FtsObject);
     }
     wanted.clear();

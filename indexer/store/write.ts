@@ -4,7 +4,7 @@ import { recordChanges } from './changes.ts';
 import { packText } from './file-text.ts';
 import { ftsRows, type FtsRows } from './fts.ts';
 import { prepared, type DB } from './open.ts';
-import { fileViewTexts, type StoredView } from './view-texts.ts';
+import { viewTexts, type StoredView } from './view-texts.ts';
 
 /**
  * The stable id of a canonical object: a hash of (normalised path, qualified
@@ -68,7 +68,7 @@ export function fileWriter(db: DB): FileWriter {
   const fileIdOf = db.prepare('SELECT id FROM files WHERE path = ?').pluck();
   const objectsOf = db.prepare('SELECT o.key, o.id, p.id AS parentId, o.kind, o.name FROM objects o LEFT JOIN objects p ON p.key = o.parent WHERE o.file_id = ?');
   const viewsOf = db.prepare(
-    `SELECT v.id, o.id AS objectId, v.file_id AS fileId, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine, v.text,
+    `SELECT v.id, o.id AS objectId, v.file_id AS fileId, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine,
             o.name, o.qualified_name AS qualifiedName, o.kind AS objectKind, fo.path
      FROM views v JOIN objects o ON o.key = v.object JOIN files fo ON fo.id = o.file_id
      WHERE v.file_id = ? OR v.object IN (SELECT key FROM objects WHERE file_id = ?)`,
@@ -111,10 +111,10 @@ export function fileWriter(db: DB): FileWriter {
     const rows = objectsOf.all(fileId) as { key: number; id: string; parentId: string | null; kind: string; name: string }[];
     return { held: new Map(rows.map((o) => [o.id, resolverKey(o)])), keys: new Map(rows.map((o) => [o.id, o.key])) };
   };
-  /** The views that go with a file, with the text each full-text row was made of (own views rebuilt from the file's lines). */
+  /** The views that go with a file, with the text each full-text row was made of (rebuilt from the lines they live in, before the file's text changes). */
   const viewsWith = (fileId: number) => {
-    const texts = fileViewTexts(db, fileId);
-    return (viewsOf.all(fileId, fileId) as IndexedView[]).map((v) => ({ ...v, text: v.derived ? (v.text ?? '') : texts(v) }));
+    const texts = viewTexts(db);
+    return (viewsOf.all(fileId, fileId) as IndexedView[]).map((v) => ({ ...v, text: texts(v) }));
   };
   const dropView = (v: IndexedView & { text: string }) => {
     fts.delete(v.id, v, { name: v.name, qualifiedName: v.qualifiedName, kind: v.objectKind, path: v.path });

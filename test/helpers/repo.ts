@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { indexRepository } from '../../indexer/index-repository.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
+import { viewTexts, type StoredView } from '../../indexer/store/view-texts.ts';
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 export const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
@@ -97,12 +98,7 @@ export function dumpIndex(db: DB): Record<string, unknown[]> {
          FROM objects o JOIN files f ON f.id = o.file_id ORDER BY o.id`,
       )
       .all(),
-    views: db
-      .prepare(
-        `SELECT o.id AS object_id, f.path, v.kind, v.derived, v.start_line, v.end_line, v.text
-         FROM views v JOIN objects o ON o.key = v.object JOIN files f ON f.id = v.file_id ORDER BY o.id, f.path, v.kind, v.start_line, v.text`,
-      )
-      .all(),
+    views: dumpViews(db),
     refs: db
       .prepare(
         `SELECT s.id AS source_id, r.kind, r.name, r.qualifier, r.module, r.alias, r.line, t.id AS target_id
@@ -112,6 +108,20 @@ export function dumpIndex(db: DB): Record<string, unknown[]> {
       .all(),
     fts: db.prepare('SELECT count(*) AS n FROM views_fts').all(),
   };
+}
+
+/** Every view with its text as the store rebuilds it, in a fixed order. */
+function dumpViews(db: DB): unknown[] {
+  const texts = viewTexts(db);
+  const rows = db
+    .prepare(
+      `SELECT o.id AS objectId, v.file_id AS fileId, f.path, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine
+       FROM views v JOIN objects o ON o.key = v.object JOIN files f ON f.id = v.file_id`,
+    )
+    .all() as (StoredView & { path: string })[];
+  const out = rows.map((v) => ({ object_id: v.objectId, path: v.path, kind: v.kind, derived: v.derived, start_line: v.startLine, end_line: v.endLine, text: texts(v) }));
+  const key = (v: (typeof out)[number]) => [v.object_id, v.path, v.kind, String(v.start_line).padStart(9, '0'), v.text].join('\0');
+  return out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
 /** Consistency checks every index must pass, whatever happened to it. */

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { indexRepository } from '../../indexer/index-repository.ts';
 import { loadMigrations, openStore } from '../../indexer/store/open.ts';
 import { findObjectsByName, objectReferences, objectViews } from '../../indexer/store/read.ts';
+import { ftsStatistics } from '../../indexer/store/fts.ts';
 import { referencesTo } from '../../indexer/store/references.ts';
+import { viewTexts, type StoredView } from '../../indexer/store/view-texts.ts';
 import { checkConsistency, copyFixture, dumpIndex, scratchDirs, writeTree } from '../helpers/repo.ts';
 
 const dir = scratchDirs('allot-keys-');
@@ -15,6 +17,13 @@ const dir = scratchDirs('allot-keys-');
  * (what every index built before schema 17 looks like), keeping its rows.
  */
 function downgradeToSchema15(file: string): void {
+  // Schema 15 kept each derived view's line as its text.
+  const db = openStore(file);
+  const texts = viewTexts(db);
+  const derived = (
+    db.prepare('SELECT v.id, o.id AS objectId, v.file_id AS fileId, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine FROM views v JOIN objects o ON o.key = v.object WHERE v.derived = 1').all() as (StoredView & { id: number })[]
+  ).map((v) => [v.id, texts(v)] as const);
+  db.close();
   const raw = new Database(file);
   raw.pragma('foreign_keys = OFF');
   raw.exec(`
@@ -29,7 +38,7 @@ function downgradeToSchema15(file: string): void {
       id INTEGER PRIMARY KEY, object_id TEXT NOT NULL REFERENCES objects(id) ON DELETE CASCADE,
       file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE, kind TEXT NOT NULL,
       derived INTEGER NOT NULL DEFAULT 0, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, text TEXT);
-    INSERT INTO views_15 SELECT v.id, o.id, v.file_id, v.kind, v.derived, v.start_line, v.end_line, v.text
+    INSERT INTO views_15 SELECT v.id, o.id, v.file_id, v.kind, v.derived, v.start_line, v.end_line, NULL
       FROM views v JOIN objects o ON o.key = v.object;
     CREATE TABLE refs_15 (
       id INTEGER PRIMARY KEY, source_id TEXT NOT NULL REFERENCES objects(id) ON DELETE CASCADE, kind TEXT NOT NULL,
@@ -47,6 +56,9 @@ function downgradeToSchema15(file: string): void {
     CREATE INDEX refs_source ON refs(source_id);
     CREATE INDEX refs_target ON refs(target_id) WHERE target_id IS NOT NULL;
   `);
+  const setText = raw.prepare('UPDATE views SET text = ? WHERE id = ?');
+  for (const [id, text] of derived) setText.run(text, id);
+  expect(derived.length).toBeGreaterThan(0);
   raw.pragma('user_version = 15');
   raw.close();
   fs.rmSync(`${file}-clean`, { force: true });
@@ -72,6 +84,7 @@ describe('integer object keys (schema 17)', () => {
     {
       const raw = new Database(file, { readonly: true });
       expect(raw.prepare("SELECT count(*) FROM pragma_table_info('refs') WHERE name = 'target_id'").pluck().get()).toBe(1);
+      expect(raw.prepare('SELECT count(*) FROM views WHERE derived = 1 AND text IS NOT NULL').pluck().get()).toBeGreaterThan(0);
       raw.close();
     }
 
@@ -88,6 +101,8 @@ describe('integer object keys (schema 17)', () => {
       )
       .get();
     expect(types).toEqual({ views: 'integer', sources: 'integer', targets: 'integer', parents: 'integer' });
+    // No view keeps a copy of its text.
+    expect(db.prepare("SELECT count(*) FROM pragma_table_info('views') WHERE name = 'text'").pluck().get()).toBe(0);
     const [subtotal] = findObjectsByName(db, 'Cart.subtotal');
     expect(subtotal.id).toMatch(/^[0-9a-f]{16}$/);
     expect(subtotal.parentId).toBe(findObjectsByName(db, 'Cart')[0].id);
@@ -102,6 +117,11 @@ describe('integer object keys (schema 17)', () => {
     await indexRepository({ repo, db, workers: 0 });
     expect(checkConsistency(db)).toEqual([]);
     expect(dumpIndex(db)).toEqual(await freshDump(repo));
+    // Rows of derived views made before the upgrade were deleted with the texts they were inserted with.
+    const fresh = openStore(path.join(dir(), 'fresh-stats.db'));
+    await indexRepository({ repo, db: fresh, workers: 0 });
+    expect(ftsStatistics(db)).toEqual(ftsStatistics(fresh));
+    fresh.close();
     db.close();
     fs.rmSync(repo, { recursive: true, force: true });
   });
