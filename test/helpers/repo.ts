@@ -110,6 +110,19 @@ export function dumpIndex(db: DB): Record<string, unknown[]> {
   };
 }
 
+/** A fresh in-process index of the tree as it is now, built in a throwaway folder, dumped (`dumpIndex`). */
+export async function freshDump(repo: string): Promise<Record<string, unknown[]>> {
+  const dir = tempDir('allot-fresh-');
+  const db = openStore(path.join(dir, 'fresh.db'));
+  try {
+    await indexRepository({ repo, db, workers: 0 });
+    return dumpIndex(db);
+  } finally {
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Every view with its text as the store rebuilds it, in a fixed order. */
 function dumpViews(db: DB): unknown[] {
   const texts = viewTexts(db);

@@ -8,7 +8,7 @@ import { findObjectsByName, objectReferences, objectViews } from '../../indexer/
 import { ftsStatistics } from '../../indexer/store/fts.ts';
 import { referencesTo } from '../../indexer/store/references.ts';
 import { viewTexts, type StoredView } from '../../indexer/store/view-texts.ts';
-import { checkConsistency, copyFixture, dumpIndex, scratchDirs, writeTree } from '../helpers/repo.ts';
+import { checkConsistency, copyFixture, dumpIndex, freshDump, scratchDirs, writeTree } from '../helpers/repo.ts';
 
 const dir = scratchDirs('allot-keys-');
 
@@ -64,13 +64,6 @@ function downgradeToSchema15(file: string): void {
   fs.rmSync(`${file}-clean`, { force: true });
 }
 
-async function freshDump(repo: string) {
-  const db = openStore(path.join(dir(), 'fresh.db'));
-  await indexRepository({ repo, db, workers: 0 });
-  const dump = dumpIndex(db);
-  db.close();
-  return dump;
-}
 
 describe('integer object keys (schema 17)', () => {
   it('upgrades an index of text ids in place: the same objects, ids, views and references, then indexes on', async () => {
