@@ -1,12 +1,11 @@
 import crypto from 'node:crypto';
 import { isTestPath } from '../paths.ts';
-import type { ModuleRoots } from '../resolve/modules.ts';
-import { psr4Roots } from '../resolve/psr4.ts';
 import type { ResolverObject, ResolverReference } from '../resolve/resolve.ts';
 import { bindImports, emptyResolverFiles, replaceResolverFiles, type ResolverFiles } from '../resolve/resolver-files.ts';
 import type { ViewKind } from '../types.ts';
 import { changedSince } from './changes.ts';
 import { ftsRows, type FtsObject } from './fts.ts';
+import { isComposerJson, moduleRoots } from './module-roots.ts';
 import type { DB } from './open.ts';
 import { viewTexts } from './view-texts.ts';
 import { bumpGeneration, getGeneration, setState } from './write.ts';
@@ -37,16 +36,6 @@ interface DerivedRow {
 
 /** `targetId` is the public id of the target, `targetKey` the key the row holds (a target that went leaves a key no object has). */
 type StoredRef = ResolverReference & { targetId: string | null; targetKey: number | null; fileId: number; line: number };
-
-const isComposerJson = (path: string) => path === 'composer.json' || path.endsWith('/composer.json');
-
-/** Where the repository says its modules live: the PSR-4 roots of every indexed composer.json (a change to one marks resolution dirty like any file). */
-function moduleRoots(db: DB): ModuleRoots {
-  const rows = db
-    .prepare("SELECT f.path, t.text FROM file_texts t JOIN files f ON f.id = t.file_id WHERE f.path = 'composer.json' OR f.path LIKE '%/composer.json' ORDER BY f.path")
-    .all() as { path: string; text: string }[];
-  return { psr4: rows.flatMap((r) => psr4Roots(r.path, r.text)) };
-}
 
 /**
  * The resolver the writer's connection keeps between passes, following the change log: a daemon's pass after a
