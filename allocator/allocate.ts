@@ -87,9 +87,20 @@ function cutAtBudget(groups: GroupInput[], available: number, queryTokens: strin
   return { steps, rendered, floor: 0 };
 }
 
-// Breadth rule (slots): a structure-found slot not shown whole (d_i > b_i) and longer than a head shows its head.
+// Relevance stop (fill): a further object is plausibly relevant while its score is at least `share` of the K-th
+// ranked position's; the others are not offered to the fill (share 0: all are).
+export function relevant(rest: readonly Position[], ranked: readonly Position[], K: number, share: number): Position[] {
+  if (share <= 0 || ranked.length < K) return [...rest];
+  const bar = share * ranked[K - 1].score;
+  return rest.filter((p) => p.score >= bar);
+}
+
+// Breadth rule (slots): a structure-found slot not shown whole (d_i > b_i) and longer than a head shows its head: a
+// window of it, or the outline of a container that is no receiver of the query and holds no other allocated object
+// (a receiver's outline lists the members the query calls next).
 function headFirst(b: Placed, headLines: number, tok: Tokenizer): void {
-  if (!b.gi.fromStart || b.rendered.outcome !== 'clipped' || b.input.lines.length <= headLines) return;
+  const outline = b.rendered.outcome === 'outline' && !b.gi.group.root.position.receiver && b.gi.group.nested.length === 0;
+  if (!b.gi.fromStart || (b.rendered.outcome !== 'clipped' && !outline) || b.input.lines.length <= headLines) return;
   const head = renderWindow(b.input, [0, headLines - 1], tok);
   if (head.tokens < b.rendered.tokens) b.rendered = head;
 }
@@ -211,7 +222,8 @@ export function allocate(
   const available = Math.max(0, B - reserved);
   const fillOn = !opts.noFill && !opts.noQuotient && !opts.noRender;
   const inGroups = new Set(groups.flatMap((g) => [g.root, ...g.nested].map((s) => s.position.key)));
-  const rest = present.filter((p) => !inGroups.has(p.key));
+  const further = present.filter((p) => !inGroups.has(p.key));
+  const rest = relevant(further, present, opts.slots.core + opts.slots.companion, opts.fillRelevance);
   const { steps, rendered, floor } = opts.noRender
     ? cutAtBudget(groupInputs, available, queryTokens, tok)
     : allotByFormula(groupInputs, available, opts, queryTokens, tok, opts.headLines);
@@ -239,6 +251,8 @@ export function allocate(
       tok,
     })
     : null;
+
+  if (filled) filled.notConsidered += further.length - rest.length;
 
   // 5c. Depth: what is still left grows the blocks in order, slots first (never past b_obj, never cut in the fill).
   if (filled) {

@@ -236,7 +236,7 @@ export interface FillTrace {
   merged: number;
   /** Objects considered that fitted in no form. */
   skipped: number;
-  /** Positions the fill stopped before (ranked below its cut-off, or after the budget ran out). */
+  /** Positions the fill stopped before (below its relevance stop, `fillRelevance`, or after the budget ran out). */
   notConsidered: number;
 }
 

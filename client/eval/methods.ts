@@ -231,6 +231,7 @@ export const METHODS: readonly Method[] = [
   allocation('slots-3+2', 'allocation with 3 core objects and 2 companions', { slots: '3+2' }),
   allocation('structural', 'allocation over structural retrieval (the query read as code, resolved through the index, PageRank)', {}, 'structural'),
   allocation('hybrid', 'allocation over structural and BM25 retrieval fused by reciprocal rank', {}, 'hybrid'),
+  allocation('fill-all', 'allocation over `hybrid` retrieval with no relevance stop for the fill (`--fill-relevance 0`): the fill spends the whole budget', { fillRelevance: 0 }, 'hybrid'),
   allocation('no-fill', 'the paper\'s strict allocation over `hybrid` retrieval: the K slots only (`--no-fill`)', { noFill: true }, 'hybrid'),
   allocation('dense', 'allocation over dense retrieval with the repository-trained embedder', {}, 'dense'),
   allocation('bm25-dense', 'allocation over BM25 and dense (repository-trained) retrieval fused by reciprocal rank', {}, 'bm25-dense'),

@@ -21,6 +21,8 @@ export interface QueryReading {
   used: Set<string>;
   /** Lower-cased identifier parts of the query's code (imports excluded), weighted 0..1 by closeness to its end. */
   recentParts: Map<string, number>;
+  /** Identifiers as written in the query's code (imports excluded), weighted 0..1 by the last line they are on. */
+  recency: Map<string, number>;
   /** Things that look like source file paths (`pkg/mod.py`, `src/app.ts`). */
   paths: string[];
   frames: Frame[];
@@ -124,10 +126,14 @@ export function readQuery(text: string, grammars: Map<CodeLanguage, LoadedLangua
   const body = text.replace(IMPORT_STATEMENTS, ' ');
   const used = new Set(identifiers(body));
   const recentParts = new Map<string, number>();
+  const recency = new Map<string, number>();
   const bodyLines = body.split('\n');
   bodyLines.forEach((line, i) => {
     const weight = (i + 1) / bodyLines.length;
-    for (const id of identifiers(line)) for (const p of splitIdentifier(id)) if (p.length > 2) recentParts.set(p, Math.max(recentParts.get(p) ?? 0, weight));
+    for (const id of identifiers(line)) {
+      recency.set(id, weight);
+      for (const p of splitIdentifier(id)) if (p.length > 2) recentParts.set(p, Math.max(recentParts.get(p) ?? 0, weight));
+    }
   });
   return {
     language,
@@ -136,6 +142,7 @@ export function readQuery(text: string, grammars: Map<CodeLanguage, LoadedLangua
     identifiers: [...new Set(identifiers(text))],
     used,
     recentParts,
+    recency,
     paths: [...new Set(text.match(PATH) ?? [])],
     frames: parseFrames(text),
     prose: readProse(text),

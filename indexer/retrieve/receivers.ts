@@ -14,8 +14,10 @@ const ARGS = String.raw`\((?:[^()]|\([^()]*\))*\)`;
 
 /** `[pattern, index of the variable, index of the type]` for each declared or constructed receiver form. */
 const BINDINGS: [RegExp, number, number][] = [
-  // Python `x = C(`, `x = mod.C(`; TS/JS `const x = new C(` (a capitalised name: a class, not a factory function)
+  // Python `x = C(`, `x = mod.C(`; TS/JS `const x = new C(` (capitalised after a qualifier: `x = obj.make(` is a method)
   [new RegExp(String.raw`(?:^|[^\w$.])(${ID})\s*(?::[^=\n]+)?=\s*(?:new\s+)?(?:${ID}\.)*([A-Z][\w$]*)\s*(?:<[^>\n]*>)?\s*\(`, 'gm'), 1, 2],
+  // an unqualified callee of any case (`pot = preorder_traversal(e)`): the index decides whether it names a class
+  [new RegExp(String.raw`(?:^|[^\w$.])(${ID})\s*(?::[^=\n]+)?=\s*(?:new\s+)?([a-z_][\w$]*)\s*(?:<[^>\n]*>)?\s*\(`, 'gm'), 1, 2],
   // declared types: TS/JS/Python annotations and Rust `x: C`, `x: &mut C`, `x?: C`
   [new RegExp(String.raw`(?:^|[(,\s])(${ID})\??\s*:\s*&?(?:mut\s+)?(?:${ID}\.)*([A-Z][\w$]*)`, 'gm'), 1, 2],
   // Java / C-like declarations `C x =`, `final C x;`, `(C x,`
@@ -31,7 +33,10 @@ const BINDINGS: [RegExp, number, number][] = [
 const NOT_TYPES = new Set(['self', 'this', 'cls', 'super', 'return', 'new', 'await', 'yield', 'if', 'for', 'while', 'not', 'and', 'or', 'in', 'is', 'print', 'len', 'str', 'int', 'list', 'dict', 'set', 'tuple', 'string', 'number', 'boolean', 'any', 'void', 'String', 'Object', 'Array', 'Promise']);
 
 export interface Receivers {
-  /** Local name -> the type (class) name it stands for, as the query binds it (the last binding wins). */
+  /**
+   * Local name -> the type (class) name it stands for, as the query binds it (the last binding wins). A constructor
+   * call of any case counts; whether the name is a class is for the index to say.
+   */
   types: Map<string, string>;
   /** Member calls on a fresh instance: `C(...).m(` / `new C(...).m(` as { qualifier: C, name: m }. */
   chained: { qualifier: string; name: string }[];

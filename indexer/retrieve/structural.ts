@@ -33,6 +33,8 @@ const NEIGHBOUR_SCALE = 0.5;
 const MAX_DEFINITIONS_PER_NAME = 3;
 /** Members of one receiver the query may call next, at most (the closest by name). */
 const MEMBERS_PER_RECEIVER = 6;
+/** Object kinds a receiver may stand for (members are called through them). */
+const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'impl']);
 const NOISE = new Set(['self', 'this', 'cls', 'super', 'return', 'import', 'from', 'def', 'class', 'function', 'const', 'let', 'var', 'new', 'true', 'false', 'none', 'null', 'undefined', 'async', 'await', 'public', 'private', 'static', 'void', 'int', 'str', 'string', 'number', 'bool', 'boolean', 'list', 'dict', 'type', 'value', 'data', 'result', 'name', 'args', 'kwargs']);
 
 interface Seed {
@@ -66,10 +68,19 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
   const viewOf = prepared(
     db,
     `SELECT v.id, v.kind, v.start_line AS startLine, v.end_line AS endLine FROM views v
-     WHERE v.object_id = ? AND +v.derived = 0 ORDER BY CASE v.kind WHEN 'signature' THEN 0 WHEN 'body' THEN 1 ELSE 2 END, v.id LIMIT 1`,
+     WHERE v.object = (SELECT key FROM objects WHERE id = ?) AND +v.derived = 0 ORDER BY CASE v.kind WHEN 'signature' THEN 0 WHEN 'body' THEN 1 ELSE 2 END, v.id LIMIT 1`,
   );
-  const basesOf = prepared(db, "SELECT target_id FROM refs WHERE source_id = ? AND kind = 'inherit' AND target_id IS NOT NULL", 'pluck');
-  const memberOf = prepared(db, 'SELECT id FROM objects WHERE parent_id = ? AND name = ? LIMIT 1', 'pluck');
+  const basesOf = prepared(db, "SELECT t.id FROM refs r JOIN objects t ON t.key = r.target WHERE r.source = (SELECT key FROM objects WHERE id = ?) AND r.kind = 'inherit'", 'pluck');
+  const memberOf = prepared(db, 'SELECT id FROM objects WHERE parent = (SELECT key FROM objects WHERE id = ?) AND name = ? LIMIT 1', 'pluck');
+  // References to each member of a container from other files than the query's (its own later lines are no evidence).
+  const memberUses = prepared(
+    db,
+    `SELECT m.id AS id, count(*) AS n FROM objects m JOIN refs r ON r.target = m.key JOIN objects s ON s.key = r.source
+     WHERE m.parent = (SELECT key FROM objects WHERE id = ?) AND s.file_id IS NOT (SELECT id FROM files WHERE path = ?) GROUP BY m.key`,
+  );
+  const own = opts.path ? normalizePath(opts.path) : null;
+  const usesOf = (containerId: string): Map<string, number> =>
+    new Map((memberUses.all(containerId, own) as { id: string; n: number }[]).map((r) => [r.id, r.n]));
   /** A member of a class or of one of its bases (breadth first, a few levels up). */
   const inheritedMember = (classId: string, name: string): string | undefined => {
     const queue = [classId];
@@ -90,7 +101,7 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
       if (k <= 0) return [];
       const s = structureOf(db);
       const reading = readQuery(query, grammars, opts.path);
-      const seeds = seedObjects(s, reading, opts.path, inheritedMember);
+      const seeds = seedObjects(s, reading, opts.path, inheritedMember, usesOf);
       const ranked: ({ id: string } & Seed)[] = [...seeds.entries()].map(([id, seed]) => ({ id, ...seed }));
       // A code query (the lines at a cursor) is about to use what it names: those objects render as their heads.
       const code = reading.language !== null;
@@ -101,8 +112,8 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
         if (i !== undefined && !seed.weak) seedIndex.set(i, seed.score);
       }
       // The query's own file is a dead end for the walk: its later lines are not evidence for its earlier ones.
-      const own = opts.path ? s.byFile.get(normalizePath(opts.path)) : undefined;
-      const blocked = own ? new Set(own.map((id) => s.graph.index.get(id)!).filter((i) => i !== undefined)) : undefined;
+      const ownObjects = own ? s.byFile.get(own) : undefined;
+      const blocked = ownObjects ? new Set(ownObjects.map((id) => s.graph.index.get(id)!).filter((i) => i !== undefined)) : undefined;
       const ppr = personalizedPageRank(s.graph, seedIndex, { blocked });
       // Break ties between equally strong seeds (a file imports dozens of names) by the words near the end of the query.
       const affinity = seedAffinity(s, seeds, reading);
@@ -157,43 +168,79 @@ function nameAffinity(name: string, recentParts: ReadonlyMap<string, number>): n
   return hit / parts.length;
 }
 
+/** A receiver of the query: how it is bound, and the local name the query calls its members through. */
+interface ReceiverUse {
+  how: string;
+  locals: string[];
+  /** Imported and not yet used by the query's code: what its next lines are about to use. */
+  pending?: boolean;
+}
+
 /**
  * Members of the query's receivers (a module it imports, a class a local name is bound to, the bases of a class it
- * declares): what its next lines may call through them. Each member's name parts count by how near the query's end
- * they occur and by how rare they are among the receiver's members' names (a word every member shares tells none
- * apart); the closest few per receiver, those sharing any word.
+ * declares): what its next lines may call through them. A member counts by
+ *  - its name's words in the query (near the end more; words every member of the receiver shares count less),
+ *  - failing those, how near the query's end it uses the receiver (an imported module it has not used yet: about to),
+ *    times the member's prior: how much of the
+ *    repository calls it (references from other files, relative to the receiver's most used member) and whether it
+ *    is declared next to a member the query already calls through that receiver (code that uses one method goes
+ *    on with its neighbours);
+ * the best few per receiver, those with any evidence.
  */
-function receiverMembers(s: Structure, receivers: ReadonlyMap<string, string>, recentParts: ReadonlyMap<string, number>): [string, number, string][] {
+export function receiverMembers(
+  s: Pick<Structure, 'objects' | 'byFile'>,
+  receivers: ReadonlyMap<string, ReceiverUse>,
+  reading: Pick<QueryReading, 'recentParts' | 'recency'>,
+  called: ReadonlySet<string>,
+  usesOf: (containerId: string) => ReadonlyMap<string, number>,
+): [string, number, string][] {
   const out: [string, number, string][] = [];
-  if (!recentParts.size) return out;
   const partsOf = (name: string) => splitIdentifier(name).filter((p) => p.length > 2);
-  for (const [id, how] of receivers) {
+  for (const [id, use] of receivers) {
     const container = s.objects.get(id);
     if (!container) continue;
-    const members = (s.byFile.get(container.path) ?? []).map((m) => s.objects.get(m)!).filter((m) => m.parentId === id).map((m) => ({ m, parts: partsOf(m.name) }));
+    const members = (s.byFile.get(container.path) ?? []).map((m) => s.objects.get(m)!).filter((m) => m.parentId === id)
+      .sort((a, b) => a.startLine - b.startLine || (a.id < b.id ? -1 : 1))
+      .map((m) => ({ m, parts: partsOf(m.name) }));
+    if (!members.length) continue;
     const df = new Map<string, number>();
     for (const { parts } of members) for (const p of new Set(parts)) df.set(p, (df.get(p) ?? 0) + 1);
     const idf = (p: string) => Math.log(1 + members.length / (df.get(p) ?? 1));
+    const recent = use.pending ? 1 : Math.max(0, ...use.locals.map((l) => reading.recency.get(l) ?? 0));
+    const uses = recent > 0 ? usesOf(id) : new Map<string, number>();
+    const most = Math.max(0, ...uses.values());
+    const calledAt = members.flatMap((x, k) => (called.has(x.m.id) ? [k] : []));
     const scored = members
-      .map(({ m, parts }) => {
+      .map(({ m, parts }, k) => {
         let hit = 0;
         let all = 0;
         for (const p of parts) {
-          hit += (recentParts.get(p) ?? 0) * idf(p);
+          hit += (reading.recentParts.get(p) ?? 0) * idf(p);
           all += idf(p);
         }
-        return { m, a: all > 0 ? hit / all : 0 };
+        const words = all > 0 ? hit / all : 0;
+        const used = most > 0 ? Math.log1p(uses.get(m.id) ?? 0) / Math.log1p(most) : 0;
+        const gap = calledAt.length ? Math.min(...calledAt.map((c) => Math.abs(c - k))) : 0;
+        const next = gap > 0 ? 1 / gap : 0;
+        const prior = called.has(m.id) ? 0 : recent * Math.max(used, next);
+        return { m, a: words + (1 - words) * prior };
       })
       .filter((x) => x.a > 0)
       .sort((x, y) => y.a - x.a || (x.m.id < y.m.id ? -1 : 1))
       .slice(0, MEMBERS_PER_RECEIVER);
-    for (const { m, a } of scored) out.push([m.id, WEIGHT.importedUnused * a, `member of ${container.name}, a receiver in the query (${how})`]);
+    for (const { m, a } of scored) out.push([m.id, WEIGHT.importedUnused * a, `member of ${container.name}, a receiver in the query (${use.how})`]);
   }
   return out;
 }
 
 /** Objects the query points at directly, with the strongest reason for each. */
-function seedObjects(s: Structure, reading: QueryReading, path: string | undefined, inheritedMember: (classId: string, name: string) => string | undefined): Map<string, Seed> {
+function seedObjects(
+  s: Structure,
+  reading: QueryReading,
+  path: string | undefined,
+  inheritedMember: (classId: string, name: string) => string | undefined,
+  usesOf: (containerId: string) => ReadonlyMap<string, number>,
+): Map<string, Seed> {
   const seeds = new Map<string, Seed>();
   const here = path ? normalizePath(path) : null;
   const add = (id: string | undefined, score: number, reason: string, atLine = false, weak = false) => {
@@ -216,7 +263,15 @@ function seedObjects(s: Structure, reading: QueryReading, path: string | undefin
     id: nextId--, sourceId: '', path: queryPath, language: here ? languageOf(here) : (language ?? 'text'),
     kind: r.kind, name: r.name, qualifier: r.qualifier, module: r.module, alias: r.alias,
   });
-  const receivers = new Map<string, string>();
+  const receivers = new Map<string, ReceiverUse>();
+  const called = new Set<string>();
+  const isType = (id: string | undefined): id is string => id !== undefined && TYPE_KINDS.has(s.objects.get(id)?.kind ?? '');
+  // One receiver may be bound to several locals: the first binding names it, every local counts for recency.
+  const bind = (id: string, how: string, local: string) => {
+    const had = receivers.get(id);
+    if (had) had.locals.push(local);
+    else receivers.set(id, { how, locals: [local] });
+  };
   try {
     for (const imp of reading.imports) {
       const local = imp.alias ?? imp.name.split('.')[0];
@@ -224,24 +279,36 @@ function seedObjects(s: Structure, reading: QueryReading, path: string | undefin
       const id = resolver.resolveImport(asRef(imp));
       add(id, unused ? WEIGHT.importedUnused : WEIGHT.imported, `imported by the query as ${local}`);
       const o = id ? s.objects.get(id) : undefined;
-      if (o && (o.kind === 'module' || o.kind === 'file')) receivers.set(o.id, `${local}.`);
+      if (o && (o.kind === 'module' || o.kind === 'file')) {
+        bind(o.id, `${local}.`, local);
+        if (unused) receivers.get(o.id)!.pending = true;
+      }
     }
-    // Receivers first: a member resolved through its receiver's type keeps that reason.
+    // Receivers first: a member resolved through its receiver's type keeps that reason. Only a class-like object
+    // is a type: a local bound to a function's result stays unresolved.
     const resolveName = (name: string) => resolver.resolve(asRef({ source: 0, kind: 'call', name, qualifier: null, module: null, alias: null, line: 0 }));
+    const resolveType = (name: string) => {
+      const id = resolveName(name);
+      return isType(id) ? id : undefined;
+    };
     for (const [local, type] of reading.receivers.types) {
-      const id = resolveName(type);
-      if (id) receivers.set(id, `${local}: ${type}`);
+      const id = resolveType(type);
+      if (id) bind(id, `${local}: ${type}`, local);
     }
     for (const base of reading.receivers.bases) {
-      const id = resolveName(base);
-      if (id) receivers.set(id, `self: a ${base}`);
+      const id = resolveType(base);
+      if (id) bind(id, `self: a ${base}`, 'self');
     }
-    for (const [id, reason] of receiverCalls(reading, resolveName, inheritedMember)) add(id, WEIGHT.called, reason);
+    for (const [id, reason] of receiverCalls(reading, resolveType, inheritedMember)) {
+      add(id, WEIGHT.called, reason);
+      called.add(id);
+    }
     for (const call of reading.calls) {
       const id = resolver.resolve(asRef(call));
       add(id, WEIGHT.called, `${call.kind === 'inherit' ? 'inherited' : 'called'} in the query as ${call.qualifier ? `${call.qualifier}.` : ''}${call.name}`);
+      if (id && call.qualifier) called.add(id);
       // A class the query instantiates: an instance in play, whose members the next lines may call.
-      if (id && s.objects.get(id)?.kind === 'class' && !receivers.has(id)) receivers.set(id, `${call.name}(...)`);
+      if (id && s.objects.get(id)?.kind === 'class') bind(id, `${call.name}(...)`, call.name);
     }
   } finally {
     resolver.restoreBindings(queryPath, saved);
@@ -253,7 +320,7 @@ function seedObjects(s: Structure, reading: QueryReading, path: string | undefin
     if (seed && o && o.kind !== 'module' && o.kind !== 'file') seed.receiver = true;
   }
   // Members the query calls already keep that reason; the others are what its next lines may call.
-  for (const [id, score, reason] of receiverMembers(s, receivers, reading.recentParts)) if (!seeds.has(id)) add(id, score, reason);
+  for (const [id, score, reason] of receiverMembers(s, receivers, reading, called, usesOf)) if (!seeds.has(id)) add(id, score, reason);
   const bySuffix = (p: string) => {
     const clean = normalizePath(p.replace(/^\/+/, ''));
     return s.files.filter((f) => clean === f || clean.endsWith(`/${f}`) || f.endsWith(`/${clean}`));

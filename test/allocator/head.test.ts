@@ -132,7 +132,7 @@ describe('texts are read only for what renders', () => {
     const asked: string[][] = [];
     const base = memorySource(objects);
     const source = { ...base, objects: (ids: string[]) => (asked.push(ids), base.objects(ids)) };
-    const prose = allocate('f0 f1', objects.map((o, k) => view(o, 40 - k)), source, tok, { budget: 4096 });
+    const prose = allocate('f0 f1', objects.map((o, k) => view(o, 40 - k)), source, tok, { budget: 4096, fillRelevance: 0 });
     expect(new Set(asked.flat()).size).toBe(prose.blocks.length);
     expect(prose.blocks.length).toBe(40);
     asked.length = 0;

@@ -5,7 +5,7 @@ describe('allocation options (zod schema)', () => {
   it('defaults: B=4096, b_obj=1024, floor=128, slots 4+1, heads of 15 lines, cl100k_base, no ablation', () => {
     expect(parseAllocateOptions()).toEqual({
       budget: 4096, objectCap: 1024, floor: 128, slots: { core: 4, companion: 1 }, tokenizer: 'cl100k_base',
-      noQuotient: false, noRender: false, noFill: false, headLines: 15,
+      noQuotient: false, noRender: false, noFill: false, headLines: 15, fillRelevance: 0.4,
     });
   });
 
@@ -31,5 +31,15 @@ describe('allocation options (zod schema)', () => {
     expect(() => parseAllocateOptions({ slots: 'five' })).toThrow(/slots/);
     expect(() => parseAllocateOptions({ tokenizer: 'gpt2' as never })).toThrow(/tokenizer/);
     expect(() => parseAllocateOptions({ budgett: 5 } as never)).toThrow();
+  });
+
+  it.each([
+    ['0.25', 0.25], ['1', 1], ['0', 0], ['.5', 0.5], [0.7, 0.7],
+  ])('the fill\'s relevance stop accepts the share %s', (input, share) => {
+    expect(parseAllocateOptions({ fillRelevance: input }).fillRelevance).toBe(share);
+  });
+
+  it.each(['1.5', '-0.1', 'half', 2])('the fill\'s relevance stop rejects %s', (input) => {
+    expect(() => parseAllocateOptions({ fillRelevance: input })).toThrow(/fillRelevance/);
   });
 });

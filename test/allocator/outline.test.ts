@@ -98,13 +98,37 @@ describe('outlines and containment', () => {
     expect(asReceiver.totalTokens).toBeLessThanOrEqual(1300);
 
     // A member found after the class, which shows its head: the head becomes the outline with that member whole.
-    const withMember = allocate(query, [...ranked, structural(view(m17, 1))], memorySource(objects), tok, { slots: '1+0', budget: 2000 });
+    const withMember = allocate(query, [...ranked, structural(view(m17, 1))], memorySource(objects), tok, { slots: '1+0', budget: 2000, fillRelevance: 0 });
     expect(withMember.blocks.filter((b) => b.path === 'pkg/linalg.py')).toHaveLength(1);
     const host = blockOf(withMember, 'Matrix')!;
     expect(host.outline).toBe(true);
     expect(host.shown!.some(([x, y]) => x <= m17.startLine && m17.endLine <= y)).toBe(true);
     expect(host.contains).toEqual([{ objectId: 'm17', object: 'Matrix.op_17', how: 'expanded in parent outline' }]);
     expect(withMember.totalTokens).toBeLessThanOrEqual(2000);
+  });
+
+  it('a K slot: a class found through structure that b_i shows as an outline starts as its head while further structure-found objects wait, unless the query calls members through it', () => {
+    const { objects: linalg } = bigClass(30);
+    const cls = linalg.find((o) => o.id === 'cls')!;
+    const fn = (id: string) => objectsOf(`pkg/${id}.py`, [`def ${id}(x):`, ...Array.from({ length: 28 }, (_, i) => `    step_${i} = x + ${i}`), '    return x'], [{ id, name: id, kind: 'function', start: 1, end: 30, parentId: null }])[0];
+    const further = ['g1', 'g2', 'g3', 'g4'].map(fn);
+    const objects = [...linalg, ...further];
+    const ranked = [cls, ...further].map((o, k) => structural(view(o, 10 - k)));
+    const query = 'from pkg import Matrix, g1, g2, g3, g4';
+    const budget = 1400;
+    const a = allocate(query, ranked, memorySource(objects), tok, { slots: '1+0', budget });
+    const slot = a.blocks.find((b) => b.object === 'Matrix')!;
+    // b_1 would hold an outline of most of the budget; its head leaves the others room for theirs.
+    expect(a.trace.budget.steps[0].result).toBeGreaterThan(1000);
+    expect(a.blocks.map((b) => b.object)).toEqual(['Matrix', 'g1', 'g2', 'g3', 'g4']);
+    expect(slot).toMatchObject({ role: 'core', shownStartLine: cls.startLine });
+    expect(a.totalTokens).toBeLessThanOrEqual(budget);
+    // A receiver class keeps its outline in the slot: the member the query calls next is among its listings.
+    const receiver = allocate(query, ranked.map((c) => (c.objectId === 'cls' ? { ...c, receiver: true } : c)), memorySource(objects), tok, { slots: '1+0', budget });
+    const listed = receiver.blocks.find((b) => b.object === 'Matrix')!;
+    expect(listed.outline).toBe(true);
+    for (let k = 0; k < 30; k++) expect(listed.text).toContain(`    def op_${k}(self, other, scale=${k}):`);
+    expect(receiver.blocks.length).toBeLessThan(a.blocks.length);
   });
 
   it('a module and its own class and method in the slots are one block: the class whole inside the module outline', () => {

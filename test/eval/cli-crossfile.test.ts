@@ -91,8 +91,8 @@ describe('allot eval crossfile (real process)', () => {
     expect(r.status).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary.tasks).toBe(2);
-    expect(summary.methods).toEqual(['allocation', 'no-quotient', 'no-render', 'slots-5+0', 'slots-4+1', 'slots-3+2', 'structural', 'hybrid', 'no-fill', 'dense', 'bm25-dense', 'hybrid-dense', 'chunk-bm25', 'file-bm25']);
-    expect(rows(path.join(root, 'all/results.jsonl'))).toHaveLength(28);
+    expect(summary.methods).toEqual(['allocation', 'no-quotient', 'no-render', 'slots-5+0', 'slots-4+1', 'slots-3+2', 'structural', 'hybrid', 'fill-all', 'no-fill', 'dense', 'bm25-dense', 'hybrid-dense', 'chunk-bm25', 'file-bm25']);
+    expect(rows(path.join(root, 'all/results.jsonl'))).toHaveLength(30);
     // The dense methods ran on vectors of the repository-trained model, made in the evaluation's own index.
     expect(r.stderr).toMatch(/embedded \d+ object\(s\) of .* with allot\/repo-ppmi@/);
   });

@@ -18,6 +18,8 @@ describe('receivers a query binds', () => {
     ['go method receiver', 'func (s *Server) Start() {', 's', 'Server'],
     ['rust typed let', 'let p: Parser = make();', 'p', 'Parser'],
     ['rust constructor path', 'let mut p = Parser::new(text);', 'p', 'Parser'],
+    ['python constructor of a lower-case class (the index decides)', 'pot = preorder_traversal(expr)\nfor p in pot:', 'pot', 'preorder_traversal'],
+    ['a method result is no binding', 'p = factory.make()', 'p', undefined],
   ])('%s', (_name, text, variable, type) => {
     expect(readReceivers(text).types.get(variable)).toBe(type);
   });
@@ -44,6 +46,9 @@ describe('receiver resolution through the index', () => {
       'ui/__init__.py': '',
       // The same member names elsewhere: a name unique in the repository would resolve without its receiver.
       'other/decoy.py': 'class Decoy:\n    def parse(self, text):\n        return text\n\n    def peek(self):\n        return 1\n\n    def reset(self):\n        pass\n',
+      // A lower-case class and a function: `x = name(...)` binds a type only when the index says the name is a class.
+      'lang/walk.py': 'class walker:\n    def skip(self):\n        return 1\n\n\ndef compute(x):\n    def skip():\n        return 0\n    return skip\n',
+      'other/skipper.py': 'class Skipper:\n    def skip(self):\n        return 2\n',
       'other/decoy.ts': 'export class Decoy {\n  scan(t: string): string[] {\n    return [t];\n  }\n\n  reset(): void {}\n}\n',
     });
     db = await indexInPlace(repo);
@@ -64,10 +69,16 @@ describe('receiver resolution through the index', () => {
     ['C(...).m(', 'from lang.grammar import Parser\n\nwords = Parser().parse(data)\n', 'Parser.parse', /Parser\(\.\.\.\)\.parse/],
     ['self.m in a subclass', 'from lang.grammar import Parser\n\nclass Strict(Parser):\n    def run(self):\n        return self.peek()\n', 'Parser.peek', /self\.peek \(inherited from Parser\)/],
     ['super().m', 'from lang.grammar import Parser\n\nclass Strict(Parser):\n    def reset(self):\n        super().reset()\n', 'Base.reset', /inherited from Parser/],
+    ['x = c(...); x.m( with a lower-case class', 'from lang.walk import walker\n\nit = walker()\nit.skip()\n', 'walker.skip', /it\.skip \(it: walker\)/],
     ['mod.f for an imported module', 'from lang import grammar\n\np = grammar.Parser()\np.peek()\n', 'Parser.peek', /p\.peek \(p: Parser\)/],
   ])('Python: %s', async (_form, query, member, reason) => {
     const hits = await found(query, 'app/main.py');
     expect(hits.get(member)).toMatch(reason);
+  });
+
+  it('a local bound to a function\'s result is no receiver: its members do not resolve', async () => {
+    const hits = await found('from lang.walk import compute\n\nr = compute(1)\nr.skip()\n', 'app/main.py');
+    expect([...hits.values()].some((reason) => /r\.skip/.test(reason))).toBe(false);
   });
 
   it('members of a receiver the next line may call: ranked by the rare words they share with the query\'s last lines', async () => {

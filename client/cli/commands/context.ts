@@ -8,6 +8,7 @@ interface ContextFlags {
   floor?: string;
   slots?: string;
   headLines?: string;
+  fillRelevance?: string;
   tokenizer?: string;
   json?: boolean;
   explain?: boolean;
@@ -29,6 +30,7 @@ export function registerContext(program: Command): void {
     .option('--slots <core+companions>', 'K split into core objects and fiber companions', '4+1')
     .option('--head-lines <lines>', 'the size of the heads the fill lists for objects a code query imports, calls or names that do not fit whole, and of an outline\'s opening in the fill (0: no heads)', '15')
     .option('--no-fill', 'the paper\'s strict allocation: the K slots only, the budget they leave unused')
+    .option('--fill-relevance <share>', 'the fill adds further objects only while their score is this share of the K-th ranked one\'s (0: no stop)', '0.4')
     .option('--tokenizer <name>', 'cl100k_base or o200k_base', 'cl100k_base')
     .option('--json', 'print {query, budget, tokenizer, totalTokens, text, blocks, trace}')
     .option('--explain', 'print the allocation trace for a person, then the context')
@@ -43,7 +45,7 @@ export function registerContext(program: Command): void {
       let options;
       try {
         options = parseAllocateOptions({
-          budget: flags.budget, objectCap: flags.objectCap, floor: flags.floor, slots: flags.slots, headLines: flags.headLines,
+          budget: flags.budget, objectCap: flags.objectCap, floor: flags.floor, slots: flags.slots, headLines: flags.headLines, fillRelevance: flags.fillRelevance,
           tokenizer: flags.tokenizer as 'cl100k_base', noQuotient: !flags.quotient, noRender: !flags.render, noFill: !flags.fill,
         });
       } catch (err) {
