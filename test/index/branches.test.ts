@@ -93,7 +93,7 @@ describe('branch switches', () => {
     git(repo, 'checkout', '-q', 'b');
     const s = await indexRepository({ repo, db, workers: 0 });
     expect(s).toMatchObject({ parsed: 0, restored: 1, removed: 1 });
-    const module = db.prepare("SELECT o.qualified_name FROM objects o JOIN files f ON f.id = o.file_id WHERE f.path = 'pkg/sub/renamed.py' AND o.parent_id IS NULL").pluck().get();
+    const module = db.prepare("SELECT o.qualified_name FROM objects o JOIN files f ON f.id = o.file_id WHERE f.path = 'pkg/sub/renamed.py' AND o.parent IS NULL").pluck().get();
     expect(module).toBe('pkg.sub.renamed');
     await expectFresh(db, repo);
     db.close();
@@ -163,7 +163,7 @@ describe('branch switches', () => {
     await indexRepository({ repo, db, workers: 0 });
     git(repo, 'checkout', '-q', 'c');
     const near = await indexRepository({ repo, db, workers: 0 });
-    const theirs = db.prepare(`SELECT count(*) FROM refs r JOIN objects o ON o.id = r.source_id JOIN files f ON f.id = o.file_id WHERE f.path IN (?, ?)`).pluck().get(...edited);
+    const theirs = db.prepare(`SELECT count(*) FROM refs r JOIN objects o ON o.key = r.source JOIN files f ON f.id = o.file_id WHERE f.path IN (?, ?)`).pluck().get(...edited);
     expect(near).toMatchObject({ parsed: 0, restored: 2, resolution: { mode: 'changes', visited: theirs } });
     expect(near.resolution!.visited).toBeLessThan(near.references / 10);
     await expectFresh(db, repo);
