@@ -2,7 +2,8 @@ import { FTS_COLUMNS, type FtsColumn } from '../store/fts.ts';
 import { prepared, type DB } from '../store/open.ts';
 import type { Candidate, ObjectKind, ViewKind } from '../types.ts';
 import { ftsMatch, queryTerms } from './fts-query.ts';
-import { readProse } from './prose-reading.ts';
+import { asksIn, readProse } from './prose-reading.ts';
+import { isAsidePath } from '../paths.ts';
 import { pendingImports } from './query-reading.ts';
 import type { Retriever } from './retriever.ts';
 import { chooseTerms, SHORT_QUERY_TERMS, termStatistics } from './term-selection.ts';
@@ -67,9 +68,21 @@ export function bm25Retriever(db: DB): Retriever {
       if (k <= 0) return [];
       const match = bm25Match(db, query);
       if (!match) return [];
-      const asks = readProse(query).asks;
+      const asks = asksIn(readProse(query), (w) => namesModule(db, w));
       const stmt = prepared(db, rowsSql(asks.tests || asks.docs));
       return (stmt.all(match, k) as Row[]).map(({ rank, ...r }) => ({ ...r, score: -rank, reason: 'bm25' }) satisfies Candidate);
     },
   };
+}
+
+/**
+ * Whether `word` names one of the repository's own modules: a folder or file (stem, leading underscores dropped:
+ * `_pytest/`) of an indexed file that is not a test, an example or documentation.
+ * @example namesModule(db, 'pytest') // true on pytest's repository (`src/_pytest/`, `src/pytest/`), false elsewhere
+ */
+export function namesModule(db: DB, word: string): boolean {
+  const w = word.toLowerCase();
+  if (!/^[a-z][\w-]*$/.test(w)) return false;
+  const paths = prepared(db, "SELECT path FROM files WHERE path LIKE ? ESCAPE '\\'", 'pluck').all(`%${w.replace(/_/g, '\\_')}%`) as string[];
+  return paths.some((p) => !isAsidePath(p) && p.toLowerCase().split('/').some((seg) => seg.replace(/\.[^.]*$/, '').replace(/^_+/, '') === w));
 }

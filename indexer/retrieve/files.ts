@@ -7,6 +7,7 @@
 import type { DB } from '../store/open.ts';
 import { bm25Ranked } from './bm25.ts';
 import { termsOf } from './chunks.ts';
+import { fileSums } from './file-evidence.ts';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -14,8 +15,6 @@ const B = 0.75;
 const MAX_FTS_TERMS = 48;
 /** Views retrieved before aggregating per file. */
 const VIEW_POOL = 400;
-/** Objects of a file whose scores add up to its score. */
-const OBJECTS_PER_FILE = 3;
 
 /**
  * Words that carry no meaning for ranking code against prose: English function
@@ -109,7 +108,7 @@ export function weightedFtsQuery(weights: ReadonlyMap<string, number>, index?: F
 
 /**
  * Views matching an FTS5 expression, aggregated per file where their text
- * lives: each object keeps its best view, a file adds up its best three objects.
+ * lives: each object keeps its best view, a file adds up its best objects (`fileSums`).
  */
 export function viewScoresByFile(db: DB, match: string | null, include: (path: string) => boolean = () => true): Map<string, number> {
   if (!match) return new Map();
@@ -127,18 +126,7 @@ export function viewScoresByFile(db: DB, match: string | null, include: (path: s
     const cur = best.get(key);
     if (!cur || -r.rank > cur.score) best.set(key, { path: r.path, score: -r.rank });
   }
-  const perFile = new Map<string, number[]>();
-  for (const { path, score } of best.values()) {
-    const list = perFile.get(path);
-    if (list) list.push(score);
-    else perFile.set(path, [score]);
-  }
-  const out = new Map<string, number>();
-  for (const [path, scores] of perFile) {
-    scores.sort((a, b) => b - a);
-    out.set(path, scores.slice(0, OBJECTS_PER_FILE).reduce((s, x) => s + x, 0));
-  }
-  return new Map([...out].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
+  return fileSums([...best.values()].map(({ path, score }) => [path, score] as const));
 }
 
 export interface NamedObject {

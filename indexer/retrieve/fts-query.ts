@@ -3,7 +3,6 @@ import { readProse, STOP_WORDS } from './prose-reading.ts';
 
 /** Words too common in natural-language queries to help ranking, even inside code lines. */
 const STOP = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'how', 'in', 'is', 'it', 'of', 'on', 'or', 'the', 'this', 'to', 'what', 'when', 'where', 'which', 'with', 'does', 'do']);
-export const MAX_TERMS = 48;
 
 /**
  * What a query term is: an `identifier` the query writes as code, two adjacent words `joined` as one identifier
@@ -68,11 +67,3 @@ export function ftsMatch(terms: readonly string[]): string | null {
   return terms.length ? terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ') : null;
 }
 
-/**
- * An FTS5 MATCH expression for a free-text or code query: its first `MAX_TERMS` terms (`queryTerms`), OR-ed for
- * BM25 to rank. Null when nothing is searchable.
- * @example ftsQuery('parseConfigFile(path)') // '"parseconfigfile" OR "parse" OR "config" OR "file" OR "path"'
- */
-export function ftsQuery(query: string): string | null {
-  return ftsMatch(queryTerms(query).slice(0, MAX_TERMS).map((t) => t.term));
-}

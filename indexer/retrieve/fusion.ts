@@ -1,4 +1,5 @@
 import type { Candidate } from '../types.ts';
+import { fileEvidence } from './file-evidence.ts';
 import type { Retriever } from './retriever.ts';
 
 /** Reciprocal-rank constant by default: small, so the first few objects of each list dominate (K is about 5). */
@@ -13,37 +14,17 @@ export interface Weighted {
 export const WEAK_SHARE = 0.25;
 
 export interface FusionOptions {
-  /** The first list's best object is kept among the first this many objects (a prose query trusts its words). */
-  leaderTop?: number;
+  /**
+   * The first list's best object is outranked by no more objects than the other lists' best ones: it is kept among
+   * the first `parts.length` (a prose query trusts its words; the count follows the fusion, not the allocation's K).
+   */
+  protectLeader?: boolean;
   /** Objects are lifted by the evidence of their file (`fileEvidence`), and candidates carry it (`Candidate.fileScore`). */
   fileEvidence?: boolean;
 }
 
 /** How much the best file's evidence lifts its objects: up to twice their own score. */
 export const FILE_BOOST = 1;
-/** Objects of a file whose scores add up to the file's evidence. */
-export const OBJECTS_PER_FILE = 3;
-
-/**
- * File evidence: each file's share (0..1, the best file 1) of the sum of its best `OBJECTS_PER_FILE` object scores.
- * A question about one place in the code finds several of that file's objects, each perhaps below the single best
- * match elsewhere; their sum says where the answer lives.
- * @example fileEvidence(new Map([['a', 3], ['b', 2], ['c', 2]]), new Map([['a', 'x.py'], ['b', 'y.py'], ['c', 'y.py']])) // x.py 0.75, y.py 1
- */
-export function fileEvidence(score: ReadonlyMap<string, number>, fileOf: ReadonlyMap<string, string>): Map<string, number> {
-  const perFile = new Map<string, number[]>();
-  for (const [id, s] of score) {
-    const f = fileOf.get(id);
-    if (f === undefined) continue;
-    const list = perFile.get(f);
-    if (list) list.push(s);
-    else perFile.set(f, [s]);
-  }
-  const sums = new Map<string, number>();
-  for (const [f, list] of perFile) sums.set(f, list.sort((a, b) => b - a).slice(0, OBJECTS_PER_FILE).reduce((a, b) => a + b, 0));
-  const max = Math.max(0, ...sums.values());
-  return new Map([...sums].map(([f, v]) => [f, max > 0 ? v / max : 0]));
-}
 
 /**
  * Fuses retrievers by weighted reciprocal rank at the object level: every
@@ -90,7 +71,7 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
         files = fileEvidence(score, fiberOf);
         for (const [id, s] of score) score.set(id, s * (1 + FILE_BOOST * files.get(fiberOf.get(id)!)!));
       }
-      if (opts.leaderTop && leader !== undefined) keepAmongFirst(score, leader, opts.leaderTop);
+      if (opts.protectLeader && leader !== undefined) keepAmongFirst(score, leader, parts.length);
       return [...views.values()]
         .map(({ weak: _weak, ...c }) => ({
           ...c, score: score.get(c.objectId)!, reason: reasons.get(c.objectId)!.join('; '),

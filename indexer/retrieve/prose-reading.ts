@@ -30,6 +30,24 @@ export interface ProseReading {
   mostlyProse: boolean;
   /** The query asks for tests, examples or documentation (a word or a path): those are not down-ranked. */
   asks: { tests: boolean; docs: boolean };
+  /** Why it asks: the asking words as written (`test`, `pytest`, `docs`), and whether a path or a name asks too. */
+  asking: { tests: Asking; docs: Asking };
+}
+
+export interface Asking {
+  words: string[];
+  /** A path (`tests/test_x.py`) or an identifier (`test_parse`) asks, whatever the words are. */
+  other: boolean;
+}
+
+/**
+ * What a query asks for in one repository: a word that names one of the repository's own modules (`pytest` on
+ * pytest's repository, `fixtures` beside `_pytest/fixtures.py`) names the product there, not its tests or docs.
+ * @example asksIn(readProse('pytest --collect-only shortcut'), (w) => w === 'pytest').tests // false
+ */
+export function asksIn(r: ProseReading, namesModule: (word: string) => boolean): { tests: boolean; docs: boolean } {
+  const asks = (a: Asking) => a.other || a.words.some((w) => !namesModule(w));
+  return { tests: asks(r.asking.tests), docs: asks(r.asking.docs) };
 }
 
 /** Function words of English questions: never content, never joined. */
@@ -95,9 +113,9 @@ export function joinedForms(a: string, b: string): string[] {
   return [`${x}_${y}`, `${x}${cap(y)}`, `${cap(x)}${cap(y)}`, `${x.toUpperCase()}_${y.toUpperCase()}`];
 }
 
-const ASKS_TESTS = /\b(tests?|testing|unit ?tests?|spec|specs|fixtures?|pytest|conftest)\b/i;
+const ASKS_TESTS = /\b(tests?|testing|unit ?tests?|spec|specs|fixtures?|pytest|conftest)\b/gi;
 const TEST_NAME = /^(test_|Test[A-Z_])|_test$|[a-z]Tests?$/;
-const ASKS_DOCS = /\b(docs?|documentation|docstrings?|readme|examples?|tutorials?|guide)\b/i;
+const ASKS_DOCS = /\b(docs?|documentation|docstrings?|readme|examples?|tutorials?|guide)\b/gi;
 
 /**
  * Reads a query as words. Tokens of prose lines are shaped (see `TermShape`); every identifier of a code line counts
@@ -188,6 +206,8 @@ function read(text: string): ProseReading {
   const content = terms.length + codeTokens;
   const proseShare = content ? words / content : 0;
   const paths = text.match(PATH_LIKE) ?? [];
+  const tests: Asking = { words: lowerSet(text.match(ASKS_TESTS)), other: paths.some(isTestPath) || [...shaped].some((id) => TEST_NAME.test(id)) };
+  const docs: Asking = { words: lowerSet(text.match(ASKS_DOCS)), other: paths.some((p) => isDocPath(p) && !p.endsWith('.txt')) };
   return {
     terms,
     shaped,
@@ -195,10 +215,8 @@ function read(text: string): ProseReading {
     joined: [...joined],
     proseShare,
     mostlyProse: proseShare > 0.5,
-    asks: {
-      tests: ASKS_TESTS.test(text) || paths.some(isTestPath) || [...shaped].some((id) => TEST_NAME.test(id)),
-      docs: ASKS_DOCS.test(text) || paths.some((p) => isDocPath(p) && !p.endsWith('.txt')),
-    },
+    asks: { tests: tests.other || tests.words.length > 0, docs: docs.other || docs.words.length > 0 },
+    asking: { tests, docs },
   };
 }
 
@@ -208,3 +226,4 @@ const sentenceStartAt = (line: string, index: number): boolean => /^[\s>*#\-+"'(
 const URL = /\b[a-z]+:\/\/\S+/gi;
 const CONTRACTION = /([A-Za-z])'(?:t|s|re|ve|ll|d|m)\b/g;
 const PATH_LIKE = /(?:[\w.-]+\/)+[\w.-]+/g;
+const lowerSet = (words: readonly string[] | null): string[] => [...new Set((words ?? []).map((w) => w.toLowerCase()))];

@@ -74,7 +74,8 @@ export function withoutFile(inner: Retriever, file: string): Retriever {
  * - code (the lines at a cursor): structural (weight 2) and BM25 (1, at a quarter of the depth);
  * - names (identifiers typed as such): structural (2), BM25 (1) and dense (1);
  * - prose (mostly plain words): BM25 leads (2), structural (1) and dense (1); objects are lifted by their file's
- *   evidence (`fileEvidence`), and BM25's best object stays among the first three; a plain word that happens to
+ *   evidence (`fileEvidence`), and BM25's best object stays among the first as many as there are lists (three, or two
+ *   without vectors: only the other lists' best objects may outrank it); a plain word that happens to
  *   name an object counts little there (`Candidate.weak`).
  * Measured on cross-file tasks, whose queries are code, dense in the fusion never helped and cost up to 12.7 points
  * of Recall@4K; on issues, whose queries are prose, it showed gold files in significantly more of them
@@ -91,7 +92,7 @@ export function hybridOf(structural: Retriever, bm25: Retriever, dense: Retrieve
       ? [{ retriever: bm25, weight: 2 }, { retriever: structural, weight: 1 }]
       : [{ retriever: structural, weight: 2 }, { retriever: k === 'code' ? shallow(bm25) : bm25, weight: 1 }];
     if (dense && k !== 'code') parts.push({ retriever: dense, weight: 1 });
-    r = hybridRetriever(parts, 'hybrid', opts.rrfK, k === 'prose' ? { leaderTop: PROSE_LEADER_TOP, fileEvidence: true } : {});
+    r = hybridRetriever(parts, 'hybrid', opts.rrfK, k === 'prose' ? { protectLeader: true, fileEvidence: true } : {});
     byKind.set(k, r);
     return r;
   };
@@ -101,9 +102,6 @@ export function hybridOf(structural: Retriever, bm25: Retriever, dense: Retrieve
     retrieve: (query, k) => fused(kind(query)).retrieve(query, k),
   };
 }
-
-/** Where BM25's best object stays on a prose query: within the core slots (K = 5 by default). */
-const PROSE_LEADER_TOP = 3;
 
 /** What a query is, for fusion: the lines at a cursor, identifiers typed as such, or a question in words. */
 export type QueryKind = 'code' | 'names' | 'prose';

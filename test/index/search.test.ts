@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ftsQuery } from '../../indexer/retrieve/fts-query.ts';
+import { bm25Match } from '../../indexer/retrieve/bm25.ts';
 import { search } from '../../indexer/retrieve/search.ts';
 import type { DB } from '../../indexer/store/open.ts';
 import { indexInPlace, tempDir, writeTree } from '../helpers/repo.ts';
@@ -38,7 +38,8 @@ describe('search by identifier parts', () => {
   });
 
   it('treats FTS syntax in queries as text', () => {
-    expect(ftsQuery('NEAR os.path foo-bar "x" AND')).toBe('"near" OR "os" OR "path" OR "foo" OR "bar" OR "x"');
+    // Every term quoted, OR-ed: FTS5 operators and punctuation in the query are never syntax.
+    expect(bm25Match(db, 'NEAR os.path foo-bar "x" AND')).toBe('"near" OR "os" OR "path" OR "foo" OR "bar" OR "x"');
     expect(objects('os.path foo-bar NOT')).toContain('notes.md');
     expect(search(db, '!!! ---', 5)).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bm25Retriever } from '../../indexer/retrieve/bm25.ts';
+import { bm25Retriever, namesModule } from '../../indexer/retrieve/bm25.ts';
 import { loadQueryLanguages } from '../../indexer/retrieve/query-reading.ts';
 import { retrieverFor } from '../../indexer/retrieve/select.ts';
 import type { DB } from '../../indexer/store/open.ts';
@@ -53,6 +53,10 @@ beforeAll(async () => {
     'calc/plot.py': 'from calc.parser import parse_expr\n\n\ndef plot(text):\n    return parse_expr(text)\n',
     'calc/series.py': 'from calc.parser import parse_expr\n\n\ndef series(text):\n    return parse_expr(text, evaluate=False)\n',
     'tests/test_parser.py': 'from calc.parser import parse_expr\n\n\ndef test_parse_expr():\n    assert parse_expr("1 + 2")\n',
+    // A product module named with a word that elsewhere asks for tests (as `pytest` is on pytest's repository).
+    'calc/fixtures.py': 'def load_fixtures(path):\n    """Load the fixtures of a table from a path."""\n    return open(path).read()\n',
+    'tests/test_fixtures.py':
+      'from calc.fixtures import load_fixtures\n\n\ndef test_load_fixtures(tmp_path):\n    """Fixtures load from a path: the table fixtures are read."""\n    assert load_fixtures(tmp_path / "fixtures.txt")\n',
   });
   db = await indexInPlace(repo);
   await loadQueryLanguages();
@@ -84,6 +88,16 @@ describe('BM25 fields and weights', () => {
     expect(firstFile('how are dates formatted with a pattern')).toBe('web/dates.py');
     expect(firstFile('which test checks that dates are formatted with a pattern')).toBe('tests/test_dates.py');
     expect(firstFile('tests/test_dates.py format date pattern')).toBe('tests/test_dates.py');
+  });
+
+  it('reads a test word that names one of the repository\'s own modules as the product, not as asking for tests', () => {
+    expect(namesModule(db, 'fixtures')).toBe(true);
+    expect(namesModule(db, 'dates')).toBe(true);
+    expect(namesModule(db, 'tests')).toBe(false); // only a test folder is called so
+    expect(namesModule(db, 'pytest')).toBe(false);
+    const firstFile = (q: string) => bm25Retriever(db).retrieve(q, 5)[0].fiber;
+    expect(firstFile('how are table fixtures loaded from a path')).toBe('calc/fixtures.py');
+    expect(firstFile('which test loads table fixtures from a path')).toBe('tests/test_fixtures.py');
   });
 
   it('finds what two words spell as one identifier, the definition the repository uses first (the default retriever)', async () => {
