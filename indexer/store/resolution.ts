@@ -5,7 +5,7 @@ import { psr4Roots } from '../resolve/psr4.ts';
 import type { ResolverObject, ResolverReference } from '../resolve/resolve.ts';
 import { bindImports, emptyResolverFiles, replaceResolverFiles, type ResolverFiles } from '../resolve/resolver-files.ts';
 import { viewText } from '../extract/view-text.ts';
-import type { ViewKind } from '../types.ts';
+import type { Language, ViewKind } from '../types.ts';
 import { changedSince } from './changes.ts';
 import { ftsRows, type FtsObject } from './fts.ts';
 import type { DB } from './open.ts';
@@ -52,6 +52,65 @@ function fileLines(db: DB): (fileId: number) => string[] {
     }
     return lines;
   };
+}
+
+/** Identifies a derived view by its object, the file it lives in, its kind and its line (or its text). */
+const derivedKey = (objectId: string, fileId: number, kind: string, at: number | string) => `${objectId}\0${fileId}\0${kind}\0${at}`;
+
+/** Each file's place in path order (SQLite's, so the byte order of the paths). */
+function fileRanks(db: DB): Map<number, number> {
+  return new Map((db.prepare('SELECT id FROM files ORDER BY path').pluck().all() as number[]).map((id, i) => [id, i]));
+}
+
+/**
+ * Rule (derived views): each (object, view kind) keeps its first DERIVED_PER_KIND distinct uses by path and line.
+ * Uses may come in any order: each kind's list is kept sorted and bounded as they arrive.
+ */
+function derivedSelection(rank: Map<number, number>) {
+  let lists = new Map<string, DerivedRow[]>();
+  const testPath = new Map<string, boolean>();
+  const before = (a: DerivedRow, b: DerivedRow) => {
+    const ra = rank.get(a.fileId)!;
+    const rb = rank.get(b.fileId)!;
+    return ra < rb || (ra === rb && a.line < b.line);
+  };
+  return {
+    want(r: { kind: string; path: string; fileId: number; line: number }, target: string): void {
+      let test = testPath.get(r.path);
+      if (test === undefined) testPath.set(r.path, (test = isTestPath(r.path)));
+      const kind: ViewKind = r.kind === 'import' ? 'import' : test ? 'testref' : 'callsite';
+      const row: DerivedRow = { objectId: target, fileId: r.fileId, kind, line: r.line };
+      const key = `${target}\0${kind}`;
+      const list = lists.get(key);
+      if (!list) return void lists.set(key, [row]);
+      let i = list.length;
+      while (i > 0 && before(row, list[i - 1])) i--;
+      if (i >= DERIVED_PER_KIND || (i > 0 && list[i - 1].fileId === row.fileId && list[i - 1].line === row.line)) return;
+      list.splice(i, 0, row);
+      if (list.length > DERIVED_PER_KIND) list.pop();
+    },
+    /** The views selected so far, by `derivedKey`; the selection starts again empty. */
+    take(): Map<string, DerivedRow> {
+      const out = new Map<string, DerivedRow>();
+      for (const list of lists.values()) for (const w of list) out.set(derivedKey(w.objectId, w.fileId, w.kind, w.line), w);
+      lists = new Map();
+      return out;
+    },
+  };
+}
+
+/** Every stored reference with its file, read without joins or sorting (a whole pass does not depend on order). */
+function* allReferences(db: DB): Generator<StoredRef> {
+  const files = new Map((db.prepare('SELECT id, path, language FROM files').raw().all() as [number, string, Language][]).map(([id, path, language]) => [id, { path, language }]));
+  const fileOf = new Map(db.prepare('SELECT id, file_id FROM objects').raw().all() as [string, number][]);
+  const rows = db.prepare('SELECT id, source_id, kind, name, qualifier, module, alias, line, target_id FROM refs').raw().iterate() as IterableIterator<
+    [number, string, ResolverReference['kind'], string, string | null, string | null, string | null, number, string | null]
+  >;
+  for (const [id, sourceId, kind, name, qualifier, module, alias, line, targetId] of rows) {
+    const fileId = fileOf.get(sourceId)!;
+    const { path, language } = files.get(fileId)!;
+    yield { id, sourceId, path, language, kind, name, qualifier, module, alias, targetId, fileId, line };
+  }
 }
 
 const isComposerJson = (path: string) => path === 'composer.json' || path.endsWith('/composer.json');
@@ -219,27 +278,14 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
     if (target) moved.add(target);
   };
 
-  // Derived views of a whole pass: references stream through in order, imports first; only the views to keep are held.
-  const wanted = new Map<string, DerivedRow>();
-  const perKind = new Map<string, number>();
-  const want = (r: { kind: string; path: string; fileId: number; line: number }, target: string) => {
-    const kind: ViewKind = r.kind === 'import' ? 'import' : isTestPath(r.path) ? 'testref' : 'callsite';
-    const key = `${target}\0${r.fileId}\0${kind}\0${r.line}`;
-    if (wanted.has(key)) return;
-    const n = perKind.get(`${target}\0${kind}`) ?? 0;
-    if (n >= DERIVED_PER_KIND) return;
-    perKind.set(`${target}\0${kind}`, n + 1);
-    wanted.set(key, { objectId: target, fileId: r.fileId, kind, line: r.line });
-  };
-
+  // Derived views: each (target, view kind) keeps its first uses by path and line, whatever order references come in.
+  const rank = fileRanks(db);
+  const selection = derivedSelection(rank);
+  const want = selection.want;
   if (full) {
-    for (const r of db.prepare(`SELECT ${refColumns} FROM ${refsFrom} WHERE r.kind = 'import' ORDER BY f.path, r.line, r.id`).iterate() as IterableIterator<StoredRef>) {
-      const target = importTarget.get(r.id) ?? null;
-      settle(r, target);
-      if (target) want(r, target);
-    }
-    for (const r of db.prepare(`SELECT ${refColumns} FROM ${refsFrom} WHERE r.kind <> 'import' ORDER BY f.path, r.line, r.id`).iterate() as IterableIterator<StoredRef>) {
-      const target = rf.resolver.resolve(r) ?? null;
+    // Every reference, read without joins or sorting (the selection does not depend on order).
+    for (const r of allReferences(db)) {
+      const target = (r.kind === 'import' ? importTarget.get(r.id) : rf.resolver.resolve(r)) ?? null;
       settle(r, target);
       if (target) want(r, target);
     }
@@ -283,24 +329,61 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
   const lines = fileLines(db);
   type ExistingView = { id: number; objectId: string; fileId: number; kind: ViewKind; line: number; text: string };
   const existingColumns = 'id, object_id AS objectId, file_id AS fileId, kind, start_line AS line, text';
-  /** Makes the derived views of `existing` (all of them, or one object's) those `wanted` holds for them. */
+  const moveView = db.prepare('UPDATE views SET start_line = ?, end_line = ? WHERE id = ?');
+  /** Files written since the last pass: the lines of their uses may have moved or changed. */
+  const fileIdOf = db.prepare('SELECT id FROM files WHERE path = ?').pluck();
+  const rewritten = new Set([...pending.paths].map((p) => fileIdOf.get(p) as number | undefined).filter((id) => id !== undefined));
+  const lineText = (w: DerivedRow) => viewText({ kind: w.kind, startLine: w.line, endLine: w.line }, lines(w.fileId), NO_OBJECT);
+  const drop = (v: ExistingView) => {
+    fts.delete(v.id, v, objectOf.get(v.objectId) as FtsObject);
+    delView.run(v.id);
+  };
+  /**
+   * Makes the derived views of `existing` (all of them, or one object's) those selected for them. In a file not
+   * written since the last pass an equal key means an equal line. In a rewritten file a use keeps its row when its
+   * line's text is the same, wherever the line moved (only its line numbers are updated): a full-text row depends
+   * on the text alone, so a switch that shifts lines costs no full-text work for uses that stayed.
+   */
   const reconcile = (existing: Iterable<ExistingView>) => {
+    const wanted = selection.take();
+    const unsure: ExistingView[] = [];
     for (const v of existing) {
-      const key = `${v.objectId}\0${v.fileId}\0${v.kind}\0${v.line}`;
-      // A file's rows are rewritten (new file id) whenever its text changes, so an equal key means an equal line.
-      if (wanted.has(key)) wanted.delete(key);
-      else {
-        fts.delete(v.id, v, objectOf.get(v.objectId) as FtsObject);
-        delView.run(v.id);
+      if (rewritten.has(v.fileId)) unsure.push(v);
+      else if (!wanted.delete(derivedKey(v.objectId, v.fileId, v.kind, v.line))) drop(v);
+    }
+    const texts = new Map<string, string>();
+    if (unsure.length) {
+      const byText = new Map<string, string[]>();
+      for (const [key, w] of wanted) {
+        if (!rewritten.has(w.fileId)) continue;
+        const text = lineText(w);
+        texts.set(key, text);
+        const tk = derivedKey(w.objectId, w.fileId, w.kind, text);
+        (byText.get(tk) ?? byText.set(tk, []).get(tk)!).push(key);
+      }
+      const left: ExistingView[] = [];
+      for (const v of unsure) {
+        const key = derivedKey(v.objectId, v.fileId, v.kind, v.line);
+        if (wanted.has(key) && texts.get(key) === v.text) wanted.delete(key);
+        else left.push(v);
+      }
+      for (const v of left) {
+        const keys = byText.get(derivedKey(v.objectId, v.fileId, v.kind, v.text)) ?? [];
+        let key: string | undefined;
+        while ((key = keys.shift()) !== undefined && !wanted.has(key));
+        if (key === undefined) drop(v);
+        else {
+          moveView.run(wanted.get(key)!.line, wanted.get(key)!.line, v.id);
+          wanted.delete(key);
+        }
       }
     }
-    for (const w of wanted.values()) {
-      const text = viewText({ kind: w.kind, startLine: w.line, endLine: w.line }, lines(w.fileId), NO_OBJECT);
+    for (const [key, w] of wanted) {
+      const text = texts.get(key) ?? lineText(w);
       if (!text) continue;
       const id = insView.run(w.objectId, w.fileId, w.kind, w.line, w.line, text).lastInsertRowid;
       fts.insert(id, { kind: w.kind, text }, objectOf.get(w.objectId) as FtsObject);
     }
-    wanted.clear();
   };
 
   db.transaction(() => {
@@ -317,7 +400,6 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
       const exists = db.prepare('SELECT 1 FROM objects WHERE id = ?').pluck();
       for (const target of [...targets].sort()) {
         if (!exists.get(target)) continue;
-        perKind.clear();
         for (const r of uses.iterate(target) as IterableIterator<{ kind: string; path: string; fileId: number; line: number }>) want(r, target);
         reconcile(derivedOf.all(target) as ExistingView[]);
       }

@@ -56,8 +56,9 @@ const rowKey = (objectId: string, name: string, kind: string, text: string) => `
  * Writes files' rows. A file written again keeps its row, the rows of objects it still has (same id) and the view
  * rows whose full-text columns would be the same (same object, kind and text: only their lines are updated), so a
  * file's rewrite costs what changed in it, not the whole file. What it no longer has is deleted, full-text rows
- * first (views whose text lives in the file, and views of its removed objects that live elsewhere). A use of
- * another object that lived in the file (a derived view) always goes, its text being a line of the old text. Every
+ * first (views whose text lives in the file, and views of its removed objects that live elsewhere). A use in the
+ * file of another object (a derived view) stays until resolution reconciles that object's uses: it keeps its row
+ * if a use on a line of the same text remains, wherever that line moved (resolution.ts). Every
  * write records what resolution must look at again: the path, the names of objects that came, went or changed
  * (as the resolver sees them), and the objects whose derived views went.
  */
@@ -150,10 +151,9 @@ export function fileWriter(db: DB): FileWriter {
         kept = new Set(ids.filter((id, i) => held.has(id) && nameOf(held.get(id)!) === file.objects[i].name));
         for (const v of viewsWith(fileId)) {
           if (v.derived) {
-            if (v.fileId === fileId) {
-              if (!held.has(v.objectId)) pending('target', v.objectId);
-              dropView(v);
-            } else if (!kept.has(v.objectId)) dropView(v);
+            // A use here of an object elsewhere stays until resolution reconciles that object's uses by their lines' text.
+            if (v.fileId === fileId && !held.has(v.objectId)) pending('target', v.objectId);
+            else if (!kept.has(v.objectId)) dropView(v);
           } else if (kept.has(v.objectId)) {
             const key = rowKey(v.objectId, v.name, v.kind, v.text);
             (keep.get(key) ?? keep.set(key, []).get(key)!).push(v);
