@@ -99,6 +99,38 @@ describe('branch switches', () => {
     db.close();
   });
 
+  it('keeps the rows of uses whose lines moved in a rewritten file, with their lines updated', async () => {
+    const repo = newRepo();
+    const use = 'from pkg.tools import helper\n\n\ndef run(y):\n    return helper(y)\n';
+    const a: Tree = { 'pkg/__init__.py': '', 'pkg/tools.py': 'def helper(x):\n    return x + 1\n', 'pkg/use.py': use };
+    commitBranch(repo, 'a', a);
+    commitBranch(repo, 'b', { ...a, 'pkg/use.py': `# two lines\n# above\n${use}\n\ndef other():\n    return helper(2)\n` });
+    git(repo, 'checkout', '-q', 'a');
+    const db = openStore(path.join(repo, '.allot/index.db'));
+    await indexRepository({ repo, db, workers: 0 });
+    const uses = () =>
+      db
+        .prepare("SELECT v.id, v.kind, v.start_line AS line, v.text FROM views v JOIN files f ON f.id = v.file_id WHERE v.derived = 1 AND f.path = 'pkg/use.py' ORDER BY v.start_line")
+        .all() as { id: number; kind: string; line: number; text: string }[];
+    const before = uses();
+    expect(before.map((v) => [v.kind, v.line, v.text])).toEqual([['import', 1, 'from pkg.tools import helper'], ['callsite', 5, 'return helper(y)']]);
+
+    git(repo, 'checkout', '-q', 'b');
+    await indexRepository({ repo, db, workers: 0 });
+    const after = uses();
+    // The two uses that moved keep their rows, two lines down; the new call is a new row.
+    expect(after.slice(0, 2)).toEqual(before.map((v) => ({ ...v, line: v.line + 2 })));
+    expect(after.slice(2).map((v) => [v.kind, v.line, v.text])).toEqual([['callsite', 11, 'return helper(2)']]);
+    expect(before.map((v) => v.id)).not.toContain(after[2].id);
+    await expectFresh(db, repo);
+
+    git(repo, 'checkout', '-q', 'a');
+    await indexRepository({ repo, db, workers: 0 });
+    expect(uses()).toEqual(before);
+    await expectFresh(db, repo);
+    db.close();
+  });
+
   it('honours the cache bound: least recently used rows go, and what went is parsed again', async () => {
     const { repo, a, b } = twoBranches(5, 16, 12);
     const probe = openStore(path.join(dir(), 'probe.db'));
