@@ -172,29 +172,19 @@ export function createApi(deps: ApiDeps): Hono {
 
   app.get('/v1/status', (c) => c.json(deps.status()));
 
-  app.post('/v1/search', (c) =>
-    counted('search', async () => {
-      const req = await body(c, parseSearchRequest);
-      if (req instanceof Response) return req;
-      return notReady(c) ?? answer(c, await deps.queries.search(req.query, req.k, req.retrieval));
-    }),
-  );
+  /** A query route: a validated JSON body, refused while the index is not complete (unless partial), answered. */
+  const queryRoute = <T>(route: string, kind: QueryKind, parse: (b: unknown) => Parsed<T>, run: (req: T) => object | Promise<object>) =>
+    app.post(route, (c) =>
+      counted(kind, async () => {
+        const req = await body(c, parse);
+        if (req instanceof Response) return req;
+        return notReady(c) ?? answer(c, await run(req));
+      }),
+    );
 
-  app.post('/v1/context', (c) =>
-    counted('context', async () => {
-      const req = await body(c, parseContextRequest);
-      if (req instanceof Response) return req;
-      return notReady(c) ?? answer(c, await deps.queries.context(req.query, req.options, req.retrieval, req.session));
-    }),
-  );
-
-  app.post('/v1/inventory', (c) =>
-    counted('inventory', async () => {
-      const req = await body(c, parseInventoryRequest);
-      if (req instanceof Response) return req;
-      return notReady(c) ?? answer(c, await deps.queries.inventory(req.issue, req.tokenizer));
-    }),
-  );
+  queryRoute('/v1/search', 'search', parseSearchRequest, (req) => deps.queries.search(req.query, req.k, req.retrieval));
+  queryRoute('/v1/context', 'context', parseContextRequest, (req) => deps.queries.context(req.query, req.options, req.retrieval, req.session));
+  queryRoute('/v1/inventory', 'inventory', parseInventoryRequest, (req) => deps.queries.inventory(req.issue, req.tokenizer));
 
   app.post('/v1/files/select', async (c) => {
     const req = await body(c, parseFilesSelectRequest);
@@ -252,16 +242,6 @@ export function createApi(deps: ApiDeps): Hono {
       return found ? answer(c, found) : fail(c, 'not-found', `${p.value} is not an indexed file`);
     }),
   );
-
-  /** A query route: a validated JSON body, refused while the index is not complete (unless partial), answered. */
-  const queryRoute = <T>(route: string, kind: QueryKind, parse: (b: unknown) => Parsed<T>, run: (req: T) => object | Promise<object>) =>
-    app.post(route, (c) =>
-      counted(kind, async () => {
-        const req = await body(c, parse);
-        if (req instanceof Response) return req;
-        return notReady(c) ?? answer(c, await run(req));
-      }),
-    );
 
   // The symbol tools: one engine function each, as the MCP tools of the same names.
   queryRoute('/v1/symbols', 'symbols', parseSymbolRequest, (req) => deps.queries.findSymbol(req));

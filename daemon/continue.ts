@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { parseAllocateOptions, type AllocateOptions } from '../allocator/options.ts';
 import type { Allocation } from '../allocator/types.ts';
 import type { RetrievalOptions } from '../indexer/retrieve/select.ts';
+import { progressWords } from './status.ts';
 import type { BuildProgress, ContextAnswer } from './types.ts';
 import { ContextRequestSchema, MAX_ISSUE_CHARS, MAX_PATH_CHARS, MAX_QUERY_CHARS, parseWith, type Parsed } from './requests.ts';
 
@@ -86,7 +87,7 @@ export async function continueAnswer(req: ContinueRequestParsed, deps: ContinueD
   const state = deps.completeness;
   if (!state.complete) {
     const p = state.progress;
-    notes.push(noteItem('index incomplete', `the index of ${deps.repo} is still being built (${p.total ? `${p.done} of ${p.total} files` : p.phase}): these results cover only the files indexed so far, so a missing match does not mean the code does not exist`));
+    notes.push(noteItem('index incomplete', `the index of ${deps.repo} is still being built (${progressWords(p)}): these results cover only the files indexed so far, so a missing match does not mean the code does not exist`));
   }
   if (req.workspacePath && !sameTree(req.workspacePath, deps.repo)) {
     notes.push(noteItem('other repository', `this allot daemon serves ${deps.repo}, not the workspace ${req.workspacePath}: run \`allot start\` in that workspace and point the provider at its port`));

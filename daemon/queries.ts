@@ -41,7 +41,7 @@ import { fileOutline } from '../indexer/store/outline.ts';
 import { linesWithin } from '../indexer/store/file-lines.ts';
 import { fullBuildDone } from '../indexer/store/full-build.ts';
 import { MAX_REFERENCE_TARGETS } from './symbol-requests.ts';
-import { continueAnswer, type ContinueItem, type ContinueRequestParsed } from './continue.ts';
+import type { ContinueItem, ContinueRequestParsed } from './continue.ts';
 
 import { QueryError } from './query-error.ts';
 
@@ -95,13 +95,14 @@ export interface QueryEngine {
   outline(path: string): OutlineAnswer;
   /** `read_file`: lines of an indexed file, verbatim, within a token budget. */
   readFile(q: { path: string; startLine?: number; endLine?: number; budget: number; tokenizer: TokenizerName }): ReadFileAnswer;
-  /** `POST /v1/continue`: an allocation as Continue's context items, after notes on an incomplete index or a small budget. */
-  continueItems(req: ContinueRequestParsed): Promise<ContinueItem[]>;
 }
 
-/** The engine's methods answered now or later: the engine itself, or query threads in front of it. */
+/** The engine's methods answered now or later (by query threads in front of it), and what is composed from them. */
 export type QueryAnswers = {
   [K in keyof QueryEngine]: (...args: Parameters<QueryEngine[K]>) => ReturnType<QueryEngine[K]> | Promise<Awaited<ReturnType<QueryEngine[K]>>>;
+} & {
+  /** `POST /v1/continue`: an allocation as Continue's context items, after notes on an incomplete index or a small budget. */
+  continueItems(req: ContinueRequestParsed): Promise<ContinueItem[]>;
 };
 
 /** What an answer depends on: the index generation, the generation the structure has caught up to, the vectors. */
@@ -276,9 +277,6 @@ export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions
         if (err instanceof RangeError) throw new QueryError('invalid-request', `${err.message}: ${q.path}`);
         throw err;
       }
-    },
-    continueItems(req) {
-      return continueAnswer(req, { repo, completeness: completeness(), context: (q, o, r, session) => engine.context(q, o, r, session) });
     },
   };
   return engine;

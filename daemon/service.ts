@@ -27,7 +27,7 @@ import { createIgnoreMatcher } from './ignore-rules.ts';
 import { createIndexThread, type IndexThreadHooks, type JobOutcome } from './index-thread.ts';
 import { acquirePidFile, releasePidFile } from './lifecycle.ts';
 import { poolAnswers } from './answers.ts';
-import { completenessOf } from './queries.ts';
+import type { Completeness } from './queries.ts';
 import { createQueryPool, type QueryPool } from './query-pool.ts';
 import { createIndexQueue, type IndexJob, type IndexQueue } from './queue.ts';
 import { listen, type Listening } from './server.ts';
@@ -39,7 +39,7 @@ import {
 import { idleExit, type IdleExit } from './idle-exit.ts';
 import { fullBuildDone } from '../indexer/store/full-build.ts';
 import { activeDenseModel, countEmbedded } from '../indexer/store/embeddings.ts';
-import type { BuildProgress, DaemonStatus } from './types.ts';
+import type { DaemonStatus } from './types.ts';
 import { watchRepository, type RepoWatcher } from './watcher.ts';
 
 export interface ServeOptions {
@@ -167,16 +167,18 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
     // Queries run on threads of their own; the main thread routes them and serves repeated answers from memory.
     pool = createQueryPool({ repo, db: opts.db }, opts.queryThreads);
     await pool.start();
-    // Whether the index is complete is the daemon's own state: read here, with the progress from the state below.
-    let buildProgress: () => BuildProgress | null = () => null;
-    const completeness = completenessOf(db, () => buildProgress());
-    const queries = poolAnswers(pool, db, { repo, completeness });
     const denseNow = () => {
       const model = activeDenseModel(db);
       return denseFromStore(model, model ? countEmbedded(db, model) : null);
     };
     // Complete only once a whole-repository run has finished on this index, whatever it holds.
     const state = initialState(storeCounts(db), denseNow(), fullBuildDone(db), cacheStats(db));
+    // An index no whole-repository run has finished on answers 'index-building' (or, to a client that asks for
+    // what is indexed so far, `complete: false` with the progress) until one does; a complete one answers
+    // (slightly stale) while it catches up. The daemon's state is the one record of it.
+    const completeness = (): Completeness =>
+      state.indexing.complete ? { complete: true } : { complete: false, progress: state.indexing.build ?? { phase: 'starting', done: 0, total: 0 } };
+    const queries = poolAnswers(pool, db, { repo, completeness });
     let embedStarted: { at: number; done: number } | null = null;
     onEmbedding = (m) => {
       if (m.type === 'embedding-failed') {
@@ -194,9 +196,6 @@ export async function startDaemon(opts: ServeOptions): Promise<RunningDaemon> {
       const seconds = (performance.now() - embedStarted.at) / 1000;
       recordEmbedding(state, m, seconds > 0 ? (m.done - embedStarted.done) / seconds : null);
     };
-    // An index no whole-repository run has finished on answers 'index-building' (or, to a client that asks for
-    // what is indexed so far, `complete: false`) until one does; a complete one answers (slightly stale) while it catches up.
-    buildProgress = () => state.indexing.build;
     let retries = 0;
 
     const fixed = { version: DAEMON_VERSION, pid: process.pid, nonce: record.nonce!, repo, db: opts.db, startedAt };

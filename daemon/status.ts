@@ -135,7 +135,13 @@ export function recordComplete(state: DaemonState): void {
   state.indexing.build = null;
 }
 
-/** `parse 454/5000 files`, or `starting` before files are counted, for messages about an incomplete index. */
+/** `454 of 5000 files`, or the phase before files are counted: the build's progress in a sentence for a reader. */
+export function progressWords(p: BuildProgress | null): string {
+  if (!p || !p.total) return p ? `${p.phase}, files not counted yet` : 'starting';
+  return `${p.done} of ${p.total} files${p.phase === 'resolve' ? ', resolving references' : ''}`;
+}
+
+/** `parse 454/5000 files`, or `starting` before files are counted: the compact form of the `X-Allot-Progress` header and refusals. */
 export function buildText(p: BuildProgress): string {
   if (!p.total) return p.phase === 'starting' ? 'starting' : `${p.phase}, files not counted yet`;
   return `${p.phase} ${p.done}/${p.total} files`;

@@ -9,18 +9,13 @@ import type {
 } from '../../daemon/types.ts';
 import type { CodeObject } from '../../indexer/types.ts';
 import type { IndexStatus } from './backend.ts';
+import { progressWords } from '../../daemon/status.ts';
 
 /** What an empty answer says: a complete index has no such code; an incomplete one may not have indexed it yet. */
 export function noMatch(complete: boolean, what = 'the query'): string {
   return complete
     ? `No indexed code matches ${what}.`
     : `No match for ${what} in the files indexed so far: the index is still being built, so the code may well exist. Call again shortly.`;
-}
-
-/** `454 of 5000 files`, or the phase before files are counted. */
-export function progressWords(p: BuildProgress | null): string {
-  if (!p || !p.total) return p ? `${p.phase}, files not counted yet` : 'starting';
-  return `${p.done} of ${p.total} files${p.phase === 'resolve' ? ', resolving references' : ''}`;
 }
 
 /** The line put first in every result while no whole-repository run has finished on the index. */

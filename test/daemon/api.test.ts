@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createApi, isLoopbackHost, tokenMatches } from '../../daemon/api.ts';
 import { createEventBus } from '../../daemon/events.ts';
-import { QueryError, type QueryEngine } from '../../daemon/queries.ts';
+import { QueryError, type Completeness, type QueryAnswers } from '../../daemon/queries.ts';
 import type { DaemonStatus } from '../../daemon/types.ts';
 
 const TOKEN = 'x'.repeat(43);
 
 function app(over: { building?: boolean; queryTimeoutMs?: number } = {}) {
   const calls: string[] = [];
-  const queries: QueryEngine = {
+  const completeness = (): Completeness => (over.building ? { complete: false, progress: { phase: 'parse', done: 3, total: 10 } } : { complete: true });
+  const queries: QueryAnswers = {
     // "slow" never answers: a query stuck waiting (a model, a lock), for the watchdog
     search: (q, k) => (calls.push(`search ${q} ${k}`), q === 'slow' ? new Promise<never>(() => {}) : Promise.resolve([])),
     context: async (q, o) => (calls.push(`context ${q} ${o.budget}`), { query: q } as never),
@@ -19,7 +20,7 @@ function app(over: { building?: boolean; queryTimeoutMs?: number } = {}) {
     inventory: (issue) => (calls.push(`inventory ${issue}`), { paths: ['a.py'], ranked: [], tokens: 2, cap: 1, total: 1 }) as never,
     selectFiles: async (issue, o, session) => (calls.push(`select ${issue} ${o.answers?.length ?? 0} ${session ?? '-'}`), { issue, warnings: [] } as never),
     findObjects: (p, name) => (p === 'a.py' && name === 'f' ? ([{ id: '0123456789abcdef' }] as never) : []),
-    completeness: () => (over.building ? { complete: false, progress: { phase: 'parse', done: 3, total: 10 } } : { complete: true }),
+    completeness,
     findSymbol: (q) => (calls.push(`symbol ${q.name} ${q.limit}`), { query: q.name, matches: [], total: 0, counts: { exact: 0, prefix: 0, parts: 0 }, truncated: false }),
     findReferences: (q) => (calls.push(`references ${q.id ?? q.name} ${q.limit}`), { targets: [], references: [], total: 0, counts: { call: 0, import: 0, inherit: 0, test: 0 }, truncated: false }),
     outline: (p) => {
@@ -37,7 +38,7 @@ function app(over: { building?: boolean; queryTimeoutMs?: number } = {}) {
     status: () => ({ pid: 1 }) as DaemonStatus,
     queries,
     events: createEventBus(),
-    completeness: queries.completeness,
+    completeness,
     countQuery: (kind, ok) => counted.push(`${kind} ${ok}`),
     queryTimeoutMs: over.queryTimeoutMs,
   });

@@ -105,6 +105,8 @@ describe('bad input', () => {
     const child = spawn(process.execPath, [path.join(PROJECT, 'client/bin/allot.js'), 'index', repo, '--workers', '1'], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
+    // Listen from the start: a child that ends before the kill must fail the test, not hang it.
+    const exited = new Promise((r) => child.on('exit', (_code, sig) => r(sig)));
     // Kill it once some batches are committed but before it can finish.
     let atKill = 0;
     await new Promise<void>((resolve) => {
@@ -124,7 +126,7 @@ describe('bad input', () => {
         }
       }, 20);
     });
-    const signal = await new Promise((r) => child.on('exit', (_code, sig) => r(sig)));
+    const signal = await exited;
     expect(signal).toBe('SIGKILL');
     expect(atKill).toBeLessThan(600);
     const db = openStore(dbFile);
@@ -135,5 +137,5 @@ describe('bad input', () => {
     expect(dumpIndex(db)).toEqual(dumpIndex(fresh));
     db.close();
     fresh.close();
-  });
+  }, 90_000);
 });
