@@ -8,9 +8,13 @@
 ; top-level and module-level `let`: a function when it takes parameters or is a `fun`
 (value_definition (let_binding pattern: (value_name) @name (parameter)) @definition.function)
 (value_definition (let_binding pattern: (value_name) @name body: [(fun_expression) (function_expression)]) @definition.function)
-(value_definition (let_binding pattern: (value_name) @name) @definition.constant)
+; data at module level only (a file's or a `struct`'s): a `let x = ... in` inside an expression is a local, as
+; in every other language; local functions stay objects (above)
+(compilation_unit (value_definition (let_binding pattern: (value_name) @name) @definition.constant))
+(structure (value_definition (let_binding pattern: (value_name) @name) @definition.constant))
 ; `let a, b = ...`: each name of the tuple
-(value_definition (let_binding pattern: (tuple_pattern (value_name) @name @definition.constant)))
+(compilation_unit (value_definition (let_binding pattern: (tuple_pattern (value_name) @name @definition.constant))))
+(structure (value_definition (let_binding pattern: (tuple_pattern (value_name) @name @definition.constant))))
 (external (value_name) @name) @definition.function
 ; operators: `let (>>=) p f = ...`
 (value_definition (let_binding pattern: (parenthesized_operator (_) @name)) @definition.function)

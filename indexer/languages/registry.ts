@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Language as Grammar, Parser, Query } from 'web-tree-sitter';
 import type { CodeLanguage, Language } from '../types.ts';
-import { blankExportMacros, dartModernSyntax, kotlinModernSyntax, separateCallSignatures } from './repairs.ts';
+import { blankCppMacros, blankExportMacros, dartModernSyntax, kotlinModernSyntax, separateCallSignatures } from './repairs.ts';
 
 /** How a language attaches documentation to a definition. */
 export type DocStyle = 'leading-string' | 'preceding-comment';
@@ -44,7 +44,7 @@ export const LANGUAGE_SPECS: Record<CodeLanguage, LanguageSpec> = {
   go: { language: 'go', extensions: ['.go'], grammar: vscode('go'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
   rust: { language: 'rust', extensions: ['.rs'], grammar: vscode('rust'), docStyle: 'preceding-comment', wrappers: [], leading: ['line_comment', 'block_comment', 'attribute_item'] },
   c: { language: 'c', extensions: ['.c'], grammar: cursorless('c'), docStyle: 'preceding-comment', wrappers: [], leading: comments , repair: blankExportMacros },
-  cpp: { language: 'cpp', extensions: ['.cc', '.cpp', '.cxx', '.c++', '.hh', '.hpp', '.hxx', '.h++', '.ipp', '.tpp', '.inl'], grammar: vscode('cpp'), docStyle: 'preceding-comment', wrappers: ['template_declaration'], leading: comments , repair: blankExportMacros },
+  cpp: { language: 'cpp', extensions: ['.cc', '.cpp', '.cxx', '.c++', '.hh', '.hpp', '.hxx', '.h++', '.ipp', '.tpp', '.inl'], grammar: vscode('cpp'), docStyle: 'preceding-comment', wrappers: ['template_declaration'], leading: comments, repair: blankCppMacros },
   csharp: { language: 'csharp', extensions: ['.cs'], grammar: vscode('c-sharp'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'attribute_list'] },
   php: { language: 'php', extensions: ['.php', '.phtml'], interpreters: ['php'], grammar: vscode('php'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'attribute_list'] },
   ruby: { language: 'ruby', extensions: ['.rb', '.rake', '.gemspec', '.ru'], interpreters: ['ruby'], grammar: vscode('ruby'), docStyle: 'preceding-comment', wrappers: [], leading: comments },

@@ -89,3 +89,41 @@ export function blankExportMacros(text: string): string {
     .replace(/^[A-Z][A-Z0-9_]*(?:API|EXPORT|EXTERN|FUNC|DATA|DECL|INLINE)(?=[ \t]+[A-Za-z_])/gm, (m) => blank(m))
     .replace(/(?<=\)[ \t]+)[A-Z][A-Z0-9_]*(?=[ \t]*;)/g, (m) => blank(m));
 }
+
+/** Words after which an all-caps call is a statement's expression (`return CHECK(x);`), not an annotation. */
+const STATEMENT_WORD = /^(?:return|throw|case|else|do|goto|new|delete|sizeof|co_return|co_yield|typedef|using)$/;
+
+/**
+ * C++ libraries mark classes and members with macros the grammar cannot expand: an export macro between
+ * `class` and the name (`class LEVELDB_EXPORT Slice {`), and Clang's thread-safety annotations after a parameter
+ * list or a member's name (`void f() EXCLUSIVE_LOCKS_REQUIRED(mu_);`, `int n GUARDED_BY(mu);`,
+ * `~MutexLock() UNLOCK_FUNCTION() {`). tree-sitter-cpp reads each as a syntax error, and error recovery then
+ * re-parses the class in pieces and loses its scope. Both are all-caps words where C++ allows no word: between
+ * the class keyword and the name, and an all-caps call right after a declarator's `)` or name and before `;`,
+ * `{`, `:`, `=` or another such call (not on a preprocessor line, not after a statement word, not after the
+ * `)` of an `if`/`while`/`for`/`switch`, where `MACRO(x);` is a statement). They are blanked. Export macros at
+ * a line's start are C's rule (`blankExportMacros`), applied first.
+ */
+export function blankCppMacros(text: string): string {
+  const out = blankExportMacros(text);
+  if (!/\b(?:class|struct|union)[ \t]+[A-Z][A-Z0-9_]+[ \t]+[A-Za-z_]|[ \t][A-Z][A-Z0-9_]*[A-Z]\(/.test(out)) return out;
+  return out
+    .replace(/(?<=\b(?:class|struct|union)[ \t]+)[A-Z][A-Z0-9_]+(?=[ \t]+[A-Za-z_]\w*(?:[ \t]+final)?[ \t]*(?:[:{]|$))/gm, blank)
+    .replace(/(?<=[\w)\]>*&][ \t]+|^[ \t]+)[A-Z][A-Z0-9_]*[A-Z]\([^()\n]*\)(?=[ \t]*(?:[;{:=]|[A-Z][A-Z0-9_]*[A-Z]\(|$))/gm, (m, at: number, all: string) => {
+      const lineStart = all.lastIndexOf('\n', at) + 1;
+      const before = all.slice(lineStart, at);
+      if (!before.trim()) {
+        // On a line of its own, an annotation continues a declarator ending the line above (`Status f(int a)\n    ANNOT;`).
+        const above = all.slice(all.lastIndexOf('\n', lineStart - 2) + 1, Math.max(0, lineStart - 1));
+        const declarator = !/^\s*(?:\/\/|\/\*|\*|#)/.test(above) && !/\b(?:if|while|for|switch)\s*\(/.test(above) && /\)(?:\s+(?:const|override|final|noexcept))*\s*$/.test(above);
+        return declarator ? blank(m) : m;
+      }
+      if (/^\s*#/.test(before) || /\b(?:if|while|for|switch)\s*\(/.test(before)) return m;
+      const word = before.match(/([A-Za-z_]\w*|\])[>*&]?\s+$/)?.[1];
+      if (word && STATEMENT_WORD.test(word)) return m;
+      // After a declarator's `)` (`f(int a) ANNOT`, a previous annotation's); after a member's name (`int n ANNOT;`) only
+      // a name with an underscore before `;`, as annotations are named: `Status OK() {` declares a method `OK`.
+      if (/\)(?:\s+(?:const|override|final|noexcept))*\s+$/.test(before)) return blank(m);
+      return word && m.includes('_') && /^\s*;/.test(all.slice(at + m.length)) ? blank(m) : m;
+    });
+}

@@ -1,4 +1,5 @@
 import { changedSince } from '../store/changes.ts';
+import { isComposerJson, moduleRoots } from '../store/module-roots.ts';
 import type { DB } from '../store/open.ts';
 import { getGeneration } from '../store/write.ts';
 import { applyFiles, bindImports, emptyStructure, indexedPaths, type Structure } from './structure.ts';
@@ -36,7 +37,8 @@ export function structureOf(db: DB, limits: FollowLimits = DEFAULT_LIMITS): Stru
       // Generation, log and rows read in one snapshot: the writer may commit meanwhile.
       const generation = getGeneration(db);
       const changed = changedSince(db, s.generation);
-      if (!changed || changed.length > Math.max(limits.maxSyncFiles, limits.maxSyncShare * s.byFile.size)) return true;
+      // The PSR-4 roots are the resolver's own: a changed composer.json needs a new structure, as too large a change does.
+      if (!changed || changed.length > Math.max(limits.maxSyncFiles, limits.maxSyncShare * s.byFile.size) || changed.some(isComposerJson)) return true;
       applyFiles(s, db, changed);
       s.generation = generation;
       return false;
@@ -66,10 +68,11 @@ export async function structureSettled(db: DB): Promise<void> {
 }
 
 function buildNow(db: DB): Structure {
-  const s = emptyStructure();
-  db.transaction(() => {
-    s.generation = getGeneration(db);
-    applyFiles(s, db, indexedPaths(db));
+  const s = db.transaction(() => {
+    const fresh = emptyStructure(moduleRoots(db));
+    fresh.generation = getGeneration(db);
+    applyFiles(fresh, db, indexedPaths(db));
+    return fresh;
   })();
   drain(bindImports(s));
   return s;
@@ -91,10 +94,12 @@ async function rebuild(db: DB, holder: Holder): Promise<void> {
       slice = performance.now();
     };
     for (;;) {
-      const generation = getGeneration(db);
+      // A structure from nothing reads the roots in the generation it starts from (a later composer.json change is in the log).
+      const [generation, roots] = db.transaction(() => [getGeneration(db), s.generation < 0 ? moduleRoots(db) : null] as const)();
+      if (roots) s = emptyStructure(roots);
       if (generation === s.generation && !s.resolver.stale) break;
       const changed = s.generation < 0 ? indexedPaths(db) : changedSince(db, s.generation);
-      if (!changed) {
+      if (!changed || (s.generation >= 0 && changed.some(isComposerJson))) {
         s = emptyStructure();
         continue;
       }

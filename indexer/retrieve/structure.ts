@@ -1,3 +1,4 @@
+import type { ModuleRoots } from '../resolve/modules.ts';
 import type { ResolverObject, ResolverReference } from '../resolve/resolve.ts';
 import { emptyResolverFiles, replaceResolverFiles, type ResolverFiles } from '../resolve/resolver-files.ts';
 import type { DB } from '../store/open.ts';
@@ -24,8 +25,9 @@ export interface Structure extends ResolverFiles {
   graph: ReferenceGraph;
 }
 
-export function emptyStructure(): Structure {
-  return { generation: -1, objects: new Map(), byName: new Map(), ...emptyResolverFiles(), graph: emptyGraph() };
+/** An empty structure whose resolver knows where the repository says its modules live (`moduleRoots`: composer.json's PSR-4 roots). */
+export function emptyStructure(roots?: ModuleRoots): Structure {
+  return { generation: -1, objects: new Map(), byName: new Map(), ...emptyResolverFiles(roots), graph: emptyGraph() };
 }
 
 interface Statements {

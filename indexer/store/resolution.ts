@@ -1,13 +1,12 @@
 import crypto from 'node:crypto';
 import { isTestPath } from '../paths.ts';
-import type { ModuleRoots } from '../resolve/modules.ts';
-import { psr4Roots } from '../resolve/psr4.ts';
 import type { ResolverObject, ResolverReference } from '../resolve/resolve.ts';
 import { bindImports, emptyResolverFiles, replaceResolverFiles, type ResolverFiles } from '../resolve/resolver-files.ts';
 import { viewText } from '../extract/view-text.ts';
 import type { Language, ViewKind } from '../types.ts';
 import { changedSince } from './changes.ts';
 import { ftsRows, type FtsObject } from './fts.ts';
+import { isComposerJson, moduleRoots } from './module-roots.ts';
 import type { DB } from './open.ts';
 import { bumpGeneration, getGeneration, setState } from './write.ts';
 
@@ -111,16 +110,6 @@ function* allReferences(db: DB): Generator<StoredRef> {
     const { path, language } = files.get(fileId)!;
     yield { id, sourceId, path, language, kind, name, qualifier, module, alias, targetId, fileId, line };
   }
-}
-
-const isComposerJson = (path: string) => path === 'composer.json' || path.endsWith('/composer.json');
-
-/** Where the repository says its modules live: the PSR-4 roots of every indexed composer.json (a change to one marks resolution dirty like any file). */
-function moduleRoots(db: DB): ModuleRoots {
-  const rows = db
-    .prepare("SELECT f.path, t.text FROM file_texts t JOIN files f ON f.id = t.file_id WHERE f.path = 'composer.json' OR f.path LIKE '%/composer.json' ORDER BY f.path")
-    .all() as { path: string; text: string }[];
-  return { psr4: rows.flatMap((r) => psr4Roots(r.path, r.text)) };
 }
 
 /**

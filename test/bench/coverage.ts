@@ -91,6 +91,8 @@ interface LanguageRow {
   cpuMicros: number;
   /** CPU of parsing the same files once more, grammar only (part of what cpuMicros measures). */
   parseMicros: number;
+  /** CPU of running the language's query once more over those trees (part of what cpuMicros measures). */
+  queryMicros: number;
   /** CPU of the first extraction of a language's first WARM_UP_BYTES (not in cpuMicros). */
   warmUpMicros: number;
   objects: number;
@@ -146,6 +148,8 @@ function misread(t: Tag): boolean {
   // result that takes a function (`local job = new_job(function() ... end)`, `local x = (function() ... end)()`).
   if (t.language === 'Lua' && !/^[A-Za-z_][\w]*([.:][A-Za-z_][\w]*)*$/.test(t.name)) return true;
   if ((t.language === 'Lua' || t.language === 'JavaScript') && t.kind === 'function' && new RegExp(`\\b${escape(t.name.split(/[.:]/).at(-1)!)}\\s*=\\s*(\\(\\s*function\\b|(?!function\\b|async\\b)[\\w.:\\[\\]]+\\s*\\()`).test(line)) return true;
+  // An OCaml `let x = ... in` is a local of the expression after it, whatever scope ctags gives it.
+  if (t.language === 'OCaml' && t.kind === 'var' && /^\s+let\b.*\bin\s*$/.test(line)) return true;
   if (t.language === 'Sh' && t.kind === 'alias' && !new RegExp(`^\\s*alias\\s+(-\\w+\\s+)*${escape(t.name)}=`).test(line)) return true;
   return false;
 }
@@ -220,16 +224,22 @@ function patternDefinitions(language: Language, text: string): { name: string; l
   return out;
 }
 
-/** CPU of the grammar's parse alone (the same text a cold index parses, its repair applied): the part no query change can cut. */
-async function parseOnly(language: Language, text: string): Promise<number> {
+/**
+ * CPU of the grammar's parse alone (the same text a cold index parses, its repair applied): the part no query change
+ * can cut; and of the language's query run once over that tree (what a query change can cut).
+ */
+async function parseOnly(language: Language, text: string): Promise<{ parse: number; query: number }> {
   const lang = await loadLanguage(language as CodeLanguage);
   const input = lang.spec.repair?.(text) ?? text;
   lang.parser.reset();
   const before = process.cpuUsage();
   const tree = lang.parser.parse(input);
   const cpu = process.cpuUsage(before);
+  const matching = process.cpuUsage();
+  if (tree) lang.query.matches(tree.rootNode);
+  const matched = process.cpuUsage(matching);
   tree?.delete();
-  return cpu.user + cpu.system;
+  return { parse: cpu.user + cpu.system, query: matched.user + matched.system };
 }
 
 /** Bytes of each language extracted once untimed before its timed extractions (over all trees of a run). */
@@ -243,7 +253,7 @@ async function measureTree(root: string, missCount: number, repeat: number): Pro
   for (let pass = 0; pass < repeat; pass++) for (const rel of files) await extractFile(root, rel, { maxFileBytes: DEFAULT_MAX_FILE_BYTES });
   const rows = new Map<Language, LanguageRow>();
   const row = (l: Language, yardstick: LanguageRow['yardstick']) =>
-    rows.get(l) ?? rows.set(l, { files: 0, bytes: 0, cpuMicros: 0, parseMicros: 0, warmUpMicros: 0, objects: 0, definitions: 0, covered: 0, misread: 0, yardstick, misses: [] }).get(l)!;
+    rows.get(l) ?? rows.set(l, { files: 0, bytes: 0, cpuMicros: 0, parseMicros: 0, queryMicros: 0, warmUpMicros: 0, objects: 0, definitions: 0, covered: 0, misread: 0, yardstick, misses: [] }).get(l)!;
   const objectsOf = new Map<string, ExtractedObject[]>();
   const languageOfFile = new Map<string, Language>();
   const timed = async (rel: string) => {
@@ -268,7 +278,9 @@ async function measureTree(root: string, missCount: number, repeat: number): Pro
     r.files++;
     r.bytes += out.file.size;
     r.cpuMicros += micros;
-    r.parseMicros += await parseOnly(out.file.language, out.file.text);
+    const grammarCpu = await parseOnly(out.file.language, out.file.text);
+    r.parseMicros += grammarCpu.parse;
+    r.queryMicros += grammarCpu.query;
     r.objects += out.file.objects.length - 1;
     objectsOf.set(rel, out.file.objects);
     languageOfFile.set(rel, out.file.language);
@@ -318,7 +330,7 @@ async function main(argv: string[]) {
     }
     for (const [l, r] of await measureTree(root, missCount, repeat)) {
       const t = total.get(l) ?? total.set(l, { ...r, misses: [], trees: [] }).get(l)!;
-      if (t !== r && t.trees.length) for (const k of ['files', 'bytes', 'cpuMicros', 'parseMicros', 'warmUpMicros', 'objects', 'definitions', 'covered', 'misread'] as const) t[k] += r[k];
+      if (t !== r && t.trees.length) for (const k of ['files', 'bytes', 'cpuMicros', 'parseMicros', 'queryMicros', 'warmUpMicros', 'objects', 'definitions', 'covered', 'misread'] as const) t[k] += r[k];
       t.trees.push(path.basename(root));
       t.misses.push(...r.misses);
     }
@@ -330,11 +342,11 @@ async function main(argv: string[]) {
     console.log(JSON.stringify(Object.fromEntries(rows.map(([l, r]) => [l, { ...r, cpuMsPerMb: perMb(r), coverage: r.covered / r.definitions }]))));
     return;
   }
-  console.log(`\n${'language'.padEnd(15)} ${'yardstick'.padEnd(9)} ${'files'.padStart(6)} ${'MB'.padStart(7)} ${'defs'.padStart(7)} ${'covered'.padStart(8)} ${'misread'.padStart(8)} ${'CPU ms/MB'.padStart(10)} ${'x Python'.padStart(9)} ${'parse %'.padStart(8)} ${'warm-up ms'.padStart(11)}  trees`);
+  console.log(`\n${'language'.padEnd(15)} ${'yardstick'.padEnd(9)} ${'files'.padStart(6)} ${'MB'.padStart(7)} ${'defs'.padStart(7)} ${'covered'.padStart(8)} ${'misread'.padStart(8)} ${'CPU ms/MB'.padStart(10)} ${'x Python'.padStart(9)} ${'parse %'.padStart(8)} ${'query %'.padStart(8)} ${'warm-up ms'.padStart(11)}  trees`);
   for (const [l, r] of rows) {
     const cov = r.definitions ? `${((100 * r.covered) / r.definitions).toFixed(1)}%` : '-';
     const ratio = python && l !== 'python' && r.bytes ? (perMb(r) / perMb(python)).toFixed(2) : '-';
-    console.log(`${l.padEnd(15)} ${r.yardstick.padEnd(9)} ${String(r.files).padStart(6)} ${(r.bytes / 1e6).toFixed(2).padStart(7)} ${String(r.definitions).padStart(7)} ${cov.padStart(8)} ${String(r.misread).padStart(8)} ${r.bytes ? perMb(r).toFixed(0).padStart(10) : '-'.padStart(10)} ${ratio.padStart(9)} ${(r.cpuMicros ? `${((100 * r.parseMicros) / r.cpuMicros).toFixed(0)}%` : '-').padStart(8)} ${(r.warmUpMicros / 1000).toFixed(0).padStart(11)}  ${r.trees.join(', ')}`);
+    console.log(`${l.padEnd(15)} ${r.yardstick.padEnd(9)} ${String(r.files).padStart(6)} ${(r.bytes / 1e6).toFixed(2).padStart(7)} ${String(r.definitions).padStart(7)} ${cov.padStart(8)} ${String(r.misread).padStart(8)} ${r.bytes ? perMb(r).toFixed(0).padStart(10) : '-'.padStart(10)} ${ratio.padStart(9)} ${(r.cpuMicros ? `${((100 * r.parseMicros) / r.cpuMicros).toFixed(0)}%` : '-').padStart(8)} ${(r.cpuMicros ? `${((100 * r.queryMicros) / r.cpuMicros).toFixed(0)}%` : '-').padStart(8)} ${(r.warmUpMicros / 1000).toFixed(0).padStart(11)}  ${r.trees.join(', ')}`);
   }
   if (missCount) for (const [l, r] of rows) if (r.misses.length) console.log(`\nmissed (${l}):\n  ${r.misses.join('\n  ')}`);
 }

@@ -153,6 +153,48 @@ describe('javascript query details', () => {
     ]);
   });
 
+  it('names a function expression with a name of its own by that name where a key, an export slot or a return binds it', async () => {
+    const f = await extractText(
+      'named.js',
+      [
+        'var Typeahead = {',
+        '  _onBlurred: function onBlurred() { return this._onFocused(); },',
+        '  _onFocused: function () {},',
+        '  load: function* loadAll() {},',
+        '};',
+        'Object.defineProperty(app, "router", { get: function getrouter() { return 1; } });',
+        'module.exports = function renderFile(name) { return name; };',
+        'handlers[key] = function onKey() {};',
+        'exports.render = function renderIt() {};',
+        'later = function own() {};',
+        'var make = function made() {};',
+        'function createETagGenerator(options) {',
+        '  return function generateETag(body) { return body; };',
+        '}',
+      ].join('\n') + '\n',
+    );
+    expect(f.parseErrors).toBe(0);
+    // A key, an export slot or a computed member names no function callers can reach by that word, so the own name
+    // (ECMAScript's `Function.prototype.name`, the name stack traces show) wins; a name the code declares or assigns
+    // (`exports.render`, `later`, `var make`) stays the object's name, as imports and calls write it.
+    expect(objects(f)).toEqual([
+      'module named 1-14',
+      'constant Typeahead 1-5',
+      'function Typeahead.onBlurred 2-2',
+      'function Typeahead._onFocused 3-3',
+      'function Typeahead.loadAll 4-4',
+      'function getrouter 6-6',
+      'function renderFile 7-7',
+      'function onKey 8-8',
+      'function render 9-9',
+      'function later 10-10',
+      'function make 11-11',
+      'function createETagGenerator 12-14',
+      'function createETagGenerator.generateETag 13-13',
+    ]);
+    expect(refs(f)).toContain('2 call _onFocused on this <- Typeahead.onBlurred');
+  });
+
   it('keeps what parses in a file with syntax errors', async () => {
     const f = await extractText(
       'broken.js',

@@ -247,11 +247,12 @@ const ROWS: Row[] = [
   {
     language: 'ocaml',
     files: {
-      'lib/text.ml': '(** Text helpers. *)\ntype align = Left | Right\nlet width = 8\nlet pad s = String.make (width - String.length s) \' \' ^ s\nmodule Loud = struct\n  let shout s = String.uppercase_ascii s\nend\nexception Too_long of string\n',
+      // `let n = ... in` is a local (no object); module-level data of a `struct` is one
+      'lib/text.ml': '(** Text helpers. *)\ntype align = Left | Right\nlet width = 8\nlet pad s = let n = width - String.length s in String.make n \' \' ^ s\nmodule Loud = struct\n  let margin = 2\n  let shout s = String.uppercase_ascii s\nend\nexception Too_long of string\n',
       'bin/main.ml': 'open Text\n\nlet run () = print_endline (pad "x")\n',
     },
     file: 'lib/text.ml',
-    objects: ['module lib.text', 'type align', 'constant width', 'function pad', 'namespace Loud', 'function Loud.shout', 'type Too_long'],
+    objects: ['module lib.text', 'type align', 'constant width', 'function pad', 'namespace Loud', 'constant Loud.margin', 'function Loud.shout', 'type Too_long'],
     importRef: { from: 'bin/main.ml', module: 'Text', to: 'lib/text.ml' },
     call: { source: 'run', name: 'pad', target: 'pad', to: 'lib/text.ml' },
   },

@@ -68,4 +68,35 @@ describe('declarations after a syntax error survive', () => {
     expect(f.objects[1].signature).toBe('interface HandlerInterface<E extends Env = Env>');
     expect(f.text).toBe(text);
   });
+
+  it('reads C++ classes marked with export and thread-safety macros as clean code, statements using macros as calls', async () => {
+    const text = [
+      'class STORE_EXPORT Cache {',
+      ' public:',
+      '  static Cache OK() { return Cache(); }',
+      '  void Insert(int key) EXCLUSIVE_LOCKS_REQUIRED(mu_);',
+      '  int Lookup(int key, int* out)',
+      '      LOCKS_EXCLUDED(mu_);',
+      '  ~Cache() UNLOCK_FUNCTION() { Clear(); }',
+      ' private:',
+      '  int Clear() {',
+      '    // the count ends here (see Insert)',
+      '    CHECK_OK(count_);',
+      '    if (count_ > 0) CHECK_NE(count_, 0);',
+      '    return count_;',
+      '  }',
+      '  int count_ GUARDED_BY(mu_);',
+      '  int slots_[4] GUARDED_BY(mu_);',
+      '};',
+      '',
+    ].join('\n');
+    const f = await extractText('cache.h', text);
+    expect(f.language).toBe('cpp');
+    expect(f.parseErrors).toBe(0);
+    // `OK()` is a method whose name is all capitals, not an annotation (prototypes are no objects); the macros in
+    // statements stay calls.
+    expect(objects(f)).toEqual(['module cache 1-17', 'class Cache 1-17', 'method Cache.OK 3-3', 'method Cache.~Cache 7-7', 'method Cache.Clear 9-14']);
+    expect(refs(f)).toEqual(expect.arrayContaining(['11 call CHECK_OK <- Cache.Clear', '12 call CHECK_NE <- Cache.Clear']));
+    expect(f.objects[1].signature).toBe('class STORE_EXPORT Cache');
+  });
 });

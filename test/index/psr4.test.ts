@@ -2,8 +2,13 @@
 // path-suffix convention alone cannot tell two same-named classes apart.
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { indexRepository } from '../../indexer/index-repository.ts';
 import { buildModuleIndex } from '../../indexer/resolve/modules.ts';
 import { psr4Candidates, psr4Roots } from '../../indexer/resolve/psr4.ts';
+import { loadLanguage } from '../../indexer/languages/registry.ts';
+import { loadQueryLanguages } from '../../indexer/retrieve/query-reading.ts';
+import { structureOf, structureSettled } from '../../indexer/retrieve/structure-cache.ts';
+import { createStructuralRetriever } from '../../indexer/retrieve/structural.ts';
 import type { DB } from '../../indexer/store/open.ts';
 import { indexInPlace, tempDir, writeTree } from '../helpers/repo.ts';
 
@@ -79,5 +84,48 @@ describe('PSR-4 in a real index', () => {
   });
   it('falls back to path suffixes, which cannot choose between the two classes, when composer.json is broken', async () => {
     expect((await importOf('{ not json'))[0]).toEqual({ kind: 'import', targetPath: null, target: null });
+  });
+});
+
+describe('PSR-4 at query time', () => {
+  // A code query in a new file: `use Acme\Shop\Cart` names src/Cart.php through composer.json alone (tests/Cart.php
+  // declares a `Cart` with a `make` too), so the structural retriever must read the same roots the index did.
+  const QUERY = '<?php\nnamespace Acme\\Shop\\Http;\n\nuse Acme\\Shop\\Cart;\n\nfunction pay() { return Cart::make(); }\n';
+  let root: string;
+  let db: DB;
+  let grammars: Awaited<ReturnType<typeof loadQueryLanguages>>;
+  afterAll(() => {
+    db?.close();
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  });
+  const top = (reader: DB) =>
+    createStructuralRetriever(reader, grammars, { path: 'tests/Http/PayTest.php' })
+      .retrieve(QUERY, 5)
+      .filter((c) => c.reason === 'structural: called in the query as Cart.make')
+      .map((c) => `${c.path} ${c.objectName}`);
+
+  it('resolves a query\'s `use` through composer.json, and follows a change to it', async () => {
+    root = tempDir('allot-psr4-query-');
+    writeTree(root, {
+      'composer.json': COMPOSER,
+      'src/Cart.php': '<?php\nnamespace Acme\\Shop;\n\nclass Cart\n{\n    public static function make(): self { return new self(); }\n}\n',
+      'tests/Cart.php': '<?php\nnamespace Acme\\Shop\\Tests;\n\nclass Cart\n{\n    public static function make(): self { return new self(); }\n}\n',
+    });
+    db = await indexInPlace(root);
+    // PHP is not among the grammars loaded up front (a first query loads it for the next ones).
+    grammars = new Map([...(await loadQueryLanguages()), ['php', await loadLanguage('php')]]);
+    expect(top(db)).toEqual(['src/Cart.php Cart.make']);
+    // Without the roots (composer.json broken), the path-suffix convention cannot choose the file: no import target.
+    writeTree(root, { 'composer.json': '{ not json' });
+    await indexRepository({ repo: root, db, workers: 0 });
+    structureOf(db);
+    await structureSettled(db);
+    expect(top(db)).toEqual([]);
+    // The roots come back with the file: the structure follows them, as a fresh one over the same index would.
+    writeTree(root, { 'composer.json': COMPOSER });
+    await indexRepository({ repo: root, db, workers: 0 });
+    structureOf(db);
+    await structureSettled(db);
+    expect(top(db)).toEqual(['src/Cart.php Cart.make']);
   });
 });

@@ -52,7 +52,19 @@
 (expression_statement
   (assignment_expression
     left: (member_expression property: (property_identifier) @name)
-    right: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+    right: [(arrow_function) (function_expression !name) (generator_function !name)])) @definition.function
+(expression_statement
+  (assignment_expression
+    left: (member_expression property: (property_identifier) @name)
+    right: [(function_expression name: (identifier)) (generator_function name: (identifier))])
+  (#not-eq? @name "exports")) @definition.function
+; `module.exports = function renderFile() {}`, `handlers[k] = function onKey() {}`: the target names no function
+; (a module's export slot, a computed key), the function's own name does
+(expression_statement
+  (assignment_expression
+    left: [(member_expression property: (property_identifier) @_exports) (subscript_expression)]
+    right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)])
+  (#eq? @_exports "exports")) @definition.function
 
 ; `later = function () {}`, `nextTick = function nextTickTimeout() {}`: a function assigned to a plain name
 ; (a variable declared earlier, or a global), anywhere
