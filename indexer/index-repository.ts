@@ -1,9 +1,9 @@
 import { discoverFiles } from './discover.ts';
-import nodePath from 'node:path';
-import { decodeText, DEFAULT_MAX_FILE_BYTES, fileLooksBinary, readRepoFile, type FileOutcome } from './extract/extract-file.ts';
+import { decodeRead, DEFAULT_MAX_FILE_BYTES, readRepoFile, type FileOutcome } from './extract/extract-file.ts';
 import { languageOf } from './languages/registry.ts';
 import { fromCached } from './extract/reuse.ts';
 import { createParsePool, LARGE_FILE_BYTES } from './parse-pool.ts';
+import { compactStore } from './store/compact.ts';
 import { cacheStats, extractionCache, setCacheMaxBytes } from './store/extraction-cache.ts';
 import { ftsStatistics, rebuildFts } from './store/fts.ts';
 import { closeStore, openStore, type DB } from './store/open.ts';
@@ -62,7 +62,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
   let finished = false;
 
   try {
-    const phases = { discover: 0, parse: 0, write: 0, resolve: 0 };
+    const phases = { discover: 0, parse: 0, write: 0, resolve: 0, compact: 0 };
     let mark = performance.now();
     progress({ phase: 'discover', done: 0, total: 0 });
     const discovery = discoverFiles(opts.repo, { maxFileBytes });
@@ -142,18 +142,19 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
      * any path) is restored from the cache, and the rest goes to a parser thread with the bytes already read.
      */
     const readAndExtract = async (path: string, large: boolean): Promise<FileOutcome> => {
-      // A file the index does not hold may be binary (images, archives): told from its first bytes, not read whole.
-      if (!known.has(path) && fileLooksBinary(nodePath.join(opts.repo, path))) return { status: 'skipped', path, reason: 'binary', message: 'binary content' };
+      // Opened once: a binary file (images, archives) is told from its first bytes, not read whole.
       const read = readRepoFile(opts.repo, path, maxFileBytes);
       if (read.status !== 'read') return read;
       if (read.hash === known.get(path)) return { status: 'unchanged', path, hash: read.hash, mtimeMs: read.mtimeMs };
-      const { text } = decodeText(read.bytes);
+      // Decoded once, here: the cache's key needs the text, and the parser gets it decoded.
+      const decoded = decodeRead(read);
+      const { text } = decoded;
       // The language asked of the content before any fallback (minified, a parse given up): the cache's key.
       const language = languageOf(path, text);
       requested.set(path, language);
       const cached = cache.get(read.hash, language);
       if (cached) return { status: 'extracted', file: fromCached(cached, read, text), restored: true };
-      return pool.extract({ root: opts.repo, path, maxFileBytes, content: read }, large);
+      return pool.extract({ root: opts.repo, path, maxFileBytes, content: decoded }, large);
     };
     try {
       progress({ phase: 'parse', done: 0, total: todo.length });
@@ -224,6 +225,9 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       db.transaction(() => rebuildFts(db))();
       problems.push({ path: '.', message: `full-text index counted ${ftsRows} rows for ${counts.views} views: rebuilt` });
     }
+    mark = performance.now();
+    compactStore(db, { firstBuild: indexed.size === 0 });
+    phases.compact = (performance.now() - mark) / 1000;
     progress({ phase: 'done', done: todo.length, total: todo.length });
     finished = true;
     return {

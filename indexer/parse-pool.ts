@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { extractFile, extractRead, type FileOutcome, type ReadFile } from './extract/extract-file.ts';
+import { extractFile, extractRead, type DecodedFile, type FileOutcome } from './extract/extract-file.ts';
 import { boundHeapGrowth } from './heap-growth.ts';
 import { workerBoot } from './worker-boot.ts';
 
@@ -10,8 +10,8 @@ export interface ParseRequest {
   path: string;
   knownHash?: string;
   maxFileBytes: number;
-  /** The file as the caller already read it: extracted as is, not read again. */
-  content?: ReadFile;
+  /** The file as the caller already read and decoded it: extracted as is, not read or decoded again. */
+  content?: DecodedFile;
 }
 
 /** One request's extraction, on whichever thread runs it. */

@@ -216,5 +216,5 @@ export interface IndexSummary {
   cache: { entries: number; bytes: number; maxBytes: number };
   seconds: number;
   /** Wall seconds per phase; `write` is the main thread's share of `parse` spent writing the store. */
-  phases: { discover: number; parse: number; write: number; resolve: number };
+  phases: { discover: number; parse: number; write: number; resolve: number; compact: number };
 }

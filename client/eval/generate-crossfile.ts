@@ -65,8 +65,8 @@ export interface GenerateOptions {
 export function crossfileCandidates(db: DB, repo: string, gold: GoldConvention = 'head'): CrossfileTask[] {
   const rows = db
     .prepare(
-      `SELECT f.path, f.language, r.name, r.alias, r.module, r.line, r.target_id AS targetId, (o.kind = 'module') AS topLevel
-       FROM refs r JOIN objects o ON o.id = r.source_id JOIN files f ON f.id = o.file_id
+      `SELECT f.path, f.language, r.name, r.alias, r.module, r.line, t.id AS targetId, (o.kind = 'module') AS topLevel
+       FROM refs r JOIN objects o ON o.key = r.source JOIN files f ON f.id = o.file_id LEFT JOIN objects t ON t.key = r.target
        WHERE r.kind = 'import' ORDER BY f.path, r.line, r.id`,
     )
     .all() as ImportRow[];
@@ -77,8 +77,8 @@ export function crossfileCandidates(db: DB, repo: string, gold: GoldConvention =
     else byFile.set(r.path, [r]);
   }
   const targets = getObjects(db, [...new Set(rows.map((r) => r.targetId).filter((t): t is string => t !== null))]);
-  const memberOf = db.prepare('SELECT id FROM objects WHERE parent_id = ? AND name = ? ORDER BY start_line LIMIT 1').pluck();
-  const signatureOf = db.prepare("SELECT start_line AS startLine, end_line AS endLine FROM views WHERE object_id = ? AND kind = 'signature' AND derived = 0 LIMIT 1");
+  const memberOf = db.prepare('SELECT id FROM objects WHERE parent = (SELECT key FROM objects WHERE id = ?) AND name = ? ORDER BY start_line LIMIT 1').pluck();
+  const signatureOf = db.prepare("SELECT start_line AS startLine, end_line AS endLine FROM views WHERE object = (SELECT key FROM objects WHERE id = ?) AND kind = 'signature' AND derived = 0 LIMIT 1");
   const members = gold === 'member' || gold === 'member-signature';
   const tasks: CrossfileTask[] = [];
   for (const [path, imports] of byFile) {

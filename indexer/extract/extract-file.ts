@@ -45,20 +45,6 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
-/** Whether a file's first bytes mark it binary (false when it cannot be read: extraction then says why). */
-export function fileLooksBinary(abs: string): boolean {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(abs, 'r');
-    const head = Buffer.alloc(BINARY_SNIFF);
-    return looksBinary(head.subarray(0, fs.readSync(fd, head, 0, BINARY_SNIFF, 0)));
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
-}
-
 /** The warning of a parse given up (a timeout): the outcome depends on the machine's speed, so it is never cached. */
 export const PARSE_ABANDONED = 'parse abandoned after a timeout: indexed as plain text';
 
@@ -73,23 +59,58 @@ export interface ReadFile {
 /** A file read, or why it is left out. */
 export type ReadOutcome = ({ status: 'read' } & ReadFile) | Extract<FileOutcome, { status: 'skipped' }>;
 
-/** Reads and hashes one repository file. Every problem becomes a skip with the path and a reason; nothing throws. */
+/** Reads from `fd` into `buf` from `at` until `buf` is full or the file ends; returns where it stopped. */
+function readInto(fd: number, buf: Buffer, at: number): number {
+  while (at < buf.length) {
+    const n = fs.readSync(fd, buf, at, buf.length - at, at);
+    if (n === 0) break;
+    at += n;
+  }
+  return at;
+}
+
+/**
+ * Reads and hashes one repository file, opening it once: its first bytes tell a binary file (images, archives)
+ * before the rest is read. Every problem becomes a skip with the path and a reason; nothing throws.
+ */
 export function readRepoFile(root: string, rel: string, maxFileBytes: number): ReadOutcome {
-  const abs = path.join(root, rel);
-  let bytes: Buffer;
-  let stat: fs.Stats;
+  const tooLarge = (n: number) => ({ status: 'skipped', path: rel, reason: 'too-large', message: `${n} bytes > ${maxFileBytes}` }) as const;
+  let fd: number | undefined;
   try {
-    stat = fs.statSync(abs);
-    if (stat.size > maxFileBytes) return { status: 'skipped', path: rel, reason: 'too-large', message: `${stat.size} bytes > ${maxFileBytes}` };
-    bytes = fs.readFileSync(abs);
+    fd = fs.openSync(path.join(root, rel), 'r');
+    const stat = fs.fstatSync(fd);
+    if (stat.size > maxFileBytes) return tooLarge(stat.size);
+    const buf = Buffer.allocUnsafe(stat.size);
+    let end = readInto(fd, buf.subarray(0, Math.min(buf.length, BINARY_SNIFF)), 0);
+    if (looksBinary(buf.subarray(0, end))) return { status: 'skipped', path: rel, reason: 'binary', message: 'binary content' };
+    // The size it had when opened, as readFileSync reads (a file written meanwhile is read again on its next event).
+    if (end === Math.min(buf.length, BINARY_SNIFF)) end = readInto(fd, buf, end);
+    const bytes = buf.subarray(0, end);
+    return { status: 'read', path: rel, bytes, hash: contentHash(bytes), mtimeMs: recordedMtime(stat) };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { status: 'skipped', path: rel, reason: 'vanished', message: 'deleted while indexing' };
     return { status: 'skipped', path: rel, reason: 'unreadable', message: (err as Error).message };
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
-  if (bytes.length > maxFileBytes) return { status: 'skipped', path: rel, reason: 'too-large', message: `${bytes.length} bytes > ${maxFileBytes}` };
-  if (looksBinary(bytes)) return { status: 'skipped', path: rel, reason: 'binary', message: 'binary content' };
-  return { status: 'read', path: rel, bytes, hash: contentHash(bytes), mtimeMs: recordedMtime(stat) };
+}
+
+/** A file read and decoded: what extraction needs (the bytes stay with the thread that read and hashed them). */
+export interface DecodedFile {
+  path: string;
+  hash: string;
+  mtimeMs: number;
+  size: number;
+  text: string;
+  /** What decoding had to say (invalid UTF-8). */
+  warnings: string[];
+}
+
+/** Decodes a file read once, so neither the thread that asks the cache nor the parser decodes it again. */
+export function decodeRead(read: ReadFile): DecodedFile {
+  const { text, warnings } = decodeText(read.bytes);
+  return { path: read.path, hash: read.hash, mtimeMs: read.mtimeMs, size: read.bytes.length, text, warnings };
 }
 
 /** A file's text as indexed: UTF-8 with undecodable bytes replaced (and said), the byte-order mark removed. */
@@ -114,13 +135,13 @@ export async function extractFile(root: string, rel: string, opts: ExtractOption
   const read = readRepoFile(root, rel, opts.maxFileBytes);
   if (read.status !== 'read') return read;
   if (opts.knownHash === read.hash) return { status: 'unchanged', path: rel, hash: read.hash, mtimeMs: read.mtimeMs };
-  return extractRead(read);
+  return extractRead(decodeRead(read));
 }
 
-/** Extracts a file already read (`readRepoFile`): decode, then code or text extraction. */
-export async function extractRead(read: ReadFile): Promise<FileOutcome> {
-  const { path: rel, bytes, hash } = read;
-  const { text, warnings } = decodeText(bytes);
+/** Extracts a file already read and decoded (`decodeRead`): code or text extraction. */
+export async function extractRead(file: DecodedFile): Promise<FileOutcome> {
+  const { path: rel, hash, size, text } = file;
+  const warnings = [...file.warnings];
   const src = sourceLines(text);
   let language = languageOf(rel, text);
   let code = null;
@@ -141,7 +162,7 @@ export async function extractRead(read: ReadFile): Promise<FileOutcome> {
   }
   const parts = code ?? { ...extractText(rel, src), references: [], parseErrors: 0 };
   if (parts.parseErrors > 0) warnings.push(`${parts.parseErrors} syntax error node(s): indexed what parses`);
-  const capped = capViews(parts.views, bytes.length);
+  const capped = capViews(parts.views, size);
   limit ??= capped.limit;
   return {
     status: 'extracted',
@@ -149,8 +170,8 @@ export async function extractRead(read: ReadFile): Promise<FileOutcome> {
       path: rel,
       language,
       hash,
-      size: bytes.length,
-      mtimeMs: read.mtimeMs,
+      size,
+      mtimeMs: file.mtimeMs,
       lineCount: src.lines.length,
       text,
       parseErrors: parts.parseErrors,

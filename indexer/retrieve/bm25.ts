@@ -40,11 +40,11 @@ interface Row {
 }
 
 const rowsSql = (asksAside: boolean) =>
-  `SELECT m.rowid AS viewId, m.rank, v.object_id AS objectId, fo.path AS fiber, fv.path AS path,
+  `SELECT m.rowid AS viewId, m.rank, o.id AS objectId, fo.path AS fiber, fv.path AS path,
           o.qualified_name AS objectName, o.kind AS objectKind, v.kind AS viewKind, v.start_line AS startLine, v.end_line AS endLine
    FROM (${bm25Ranked(asksAside)}) m
    JOIN views v ON v.id = m.rowid
-   JOIN objects o ON o.id = v.object_id
+   JOIN objects o ON o.key = v.object
    JOIN files fo ON fo.id = o.file_id
    JOIN files fv ON fv.id = v.file_id
    ORDER BY m.rank, m.rowid`;

@@ -115,9 +115,9 @@ export function viewScoresByFile(db: DB, match: string | null, include: (path: s
   if (!match) return new Map();
   const rows = db
     .prepare(
-      `SELECT m.rank, v.object_id AS objectId, f.path
+      `SELECT m.rank, o.id AS objectId, f.path
        FROM (${bm25Ranked()}) m
-       JOIN views v ON v.id = m.rowid JOIN files f ON f.id = v.file_id`,
+       JOIN views v ON v.id = m.rowid JOIN objects o ON o.key = v.object JOIN files f ON f.id = v.file_id`,
     )
     .all(match, VIEW_POOL) as { rank: number; objectId: string; path: string }[];
   const best = new Map<string, { path: string; score: number }>();
@@ -190,13 +190,13 @@ export function usesOf(db: DB, name: string, limit = 200): UsingLine[] {
   const targetSet = new Set(objectsNamed(db, name).map((o) => o.id));
   const rows = db
     .prepare(
-      `SELECT f.path, r.line, o.qualified_name AS "from", r.target_id AS targetId
-       FROM refs r JOIN objects o ON o.id = r.source_id JOIN files f ON f.id = o.file_id
+      `SELECT f.path, r.line, o.qualified_name AS "from", t.id AS targetId, r.target IS NOT NULL AS resolved
+       FROM refs r JOIN objects o ON o.key = r.source JOIN files f ON f.id = o.file_id LEFT JOIN objects t ON t.key = r.target
        WHERE r.name = ? AND (r.alias IS NULL OR r.alias = r.name) ORDER BY f.path, r.line LIMIT ?`,
     )
-    .all(last, limit * 4) as (UsingLine & { targetId: string | null })[];
+    .all(last, limit * 4) as (UsingLine & { targetId: string | null; resolved: number })[];
   const resolved = rows.filter((r) => r.targetId !== null && targetSet.has(r.targetId));
-  const unresolved = rows.filter((r) => r.targetId === null);
+  const unresolved = rows.filter((r) => !r.resolved);
   return [...resolved, ...unresolved].slice(0, limit).map(({ path, line, from }) => ({ path, line, from }));
 }
 

@@ -66,10 +66,10 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
   const viewOf = prepared(
     db,
     `SELECT v.id, v.kind, v.start_line AS startLine, v.end_line AS endLine FROM views v
-     WHERE v.object_id = ? AND +v.derived = 0 ORDER BY CASE v.kind WHEN 'signature' THEN 0 WHEN 'body' THEN 1 ELSE 2 END, v.id LIMIT 1`,
+     WHERE v.object = (SELECT key FROM objects WHERE id = ?) AND +v.derived = 0 ORDER BY CASE v.kind WHEN 'signature' THEN 0 WHEN 'body' THEN 1 ELSE 2 END, v.id LIMIT 1`,
   );
-  const basesOf = prepared(db, "SELECT target_id FROM refs WHERE source_id = ? AND kind = 'inherit' AND target_id IS NOT NULL", 'pluck');
-  const memberOf = prepared(db, 'SELECT id FROM objects WHERE parent_id = ? AND name = ? LIMIT 1', 'pluck');
+  const basesOf = prepared(db, "SELECT t.id FROM refs r JOIN objects t ON t.key = r.target WHERE r.source = (SELECT key FROM objects WHERE id = ?) AND r.kind = 'inherit'", 'pluck');
+  const memberOf = prepared(db, 'SELECT id FROM objects WHERE parent = (SELECT key FROM objects WHERE id = ?) AND name = ? LIMIT 1', 'pluck');
   /** A member of a class or of one of its bases (breadth first, a few levels up). */
   const inheritedMember = (classId: string, name: string): string | undefined => {
     const queue = [classId];

@@ -45,16 +45,18 @@ function statementsOf(db: DB): Statements {
   if (s) return s;
   const paths = db.prepare('SELECT path FROM files ORDER BY path').pluck();
   const objects = db.prepare(
-    `SELECT o.id, f.path, o.parent_id AS parentId, o.kind, o.name, o.qualified_name AS qualifiedName, o.start_line AS startLine, o.end_line AS endLine
+    `SELECT o.id, f.path, (SELECT p.id FROM objects p WHERE p.key = o.parent) AS parentId, o.kind, o.name, o.qualified_name AS qualifiedName, o.start_line AS startLine, o.end_line AS endLine
      FROM files f JOIN objects o ON o.file_id = f.id WHERE f.path = ? ORDER BY o.start_byte, o.id`,
   );
   const outEdges = db
-    .prepare('SELECT r.source_id, r.target_id FROM files f JOIN objects o ON o.file_id = f.id JOIN refs r ON r.source_id = o.id WHERE f.path = ? AND r.target_id IS NOT NULL')
+    .prepare('SELECT o.id, t.id FROM files f JOIN objects o ON o.file_id = f.id JOIN refs r ON r.source = o.key JOIN objects t ON t.key = r.target WHERE f.path = ?')
     .raw();
-  const inEdges = db.prepare('SELECT r.source_id, r.target_id FROM files f JOIN objects o ON o.file_id = f.id JOIN refs r ON r.target_id = o.id WHERE f.path = ?').raw();
+  const inEdges = db
+    .prepare('SELECT s.id, t.id FROM files f JOIN objects t ON t.file_id = f.id JOIN refs r ON r.target = t.key JOIN objects s ON s.key = r.source WHERE f.path = ?')
+    .raw();
   const imports = db.prepare(
-    `SELECT r.id, r.source_id AS sourceId, f.path, f.language, r.kind, r.name, r.qualifier, r.module, r.alias
-     FROM files f JOIN objects o ON o.file_id = f.id JOIN refs r ON r.source_id = o.id WHERE f.path = ? AND r.kind = 'import' ORDER BY r.line, r.id`,
+    `SELECT r.id, o.id AS sourceId, f.path, f.language, r.kind, r.name, r.qualifier, r.module, r.alias
+     FROM files f JOIN objects o ON o.file_id = f.id JOIN refs r ON r.source = o.key WHERE f.path = ? AND r.kind = 'import' ORDER BY r.line, r.id`,
   );
   s = {
     paths: () => paths.all() as string[],

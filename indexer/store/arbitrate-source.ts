@@ -2,10 +2,7 @@ import path from 'node:path';
 import { buildModuleIndex, moduleKey, type ModuleIndex } from '../resolve/modules.ts';
 import type { CodeObject, Language } from '../types.ts';
 import type { DB } from './open.ts';
-import { fiberObjects, fileText, indexedFiles } from './read.ts';
-
-const OBJECT_COLUMNS = `o.id, f.path, f.language, o.parent_id AS parentId, o.kind, o.name, o.qualified_name AS qualifiedName,
-  o.start_line AS startLine, o.end_line AS endLine, o.start_byte AS startByte, o.end_byte AS endByte, o.signature, o.docstring`;
+import { fiberObjects, fileText, indexedFiles, OBJECT_COLUMNS } from './read.ts';
 
 /** At most this many objects per name (a name like `__init__` has thousands). */
 const MAX_NAMED = 500;
@@ -38,7 +35,7 @@ export function storeArbitrateIndex(db: DB, opts: ArbitrateSourceOptions = {}): 
   moduleFiles(spec: string, fromPath: string, language: Language): string[];
 } {
   const byName = db.prepare(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN files f ON f.id = o.file_id WHERE o.name = ? ORDER BY f.path, o.start_line LIMIT ${MAX_NAMED}`);
-  const byParent = db.prepare(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN files f ON f.id = o.file_id WHERE o.parent_id = ? ORDER BY o.start_line`);
+  const byParent = db.prepare(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN files f ON f.id = o.file_id WHERE o.parent = (SELECT key FROM objects WHERE id = ?) ORDER BY o.start_line`);
   let modules: { relative: ModuleIndex; exact: Map<string, string[]>; suffix: Map<string, string[]> } | undefined;
   const moduleTables = () => {
     if (modules) return modules;

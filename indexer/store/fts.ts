@@ -2,7 +2,7 @@ import { identifierParts, splitIdentifier } from '../identifiers.ts';
 import { isAsidePath } from '../paths.ts';
 import type { ObjectKind, ViewKind } from '../types.ts';
 import type { DB } from './open.ts';
-import { fileViewTexts, type StoredView } from './view-texts.ts';
+import { viewTexts, type StoredView } from './view-texts.ts';
 
 /**
  * The one place that writes `views_fts`: which columns a view's row holds (`ftsColumns`), and the insert and delete
@@ -118,13 +118,13 @@ export function rebuildFts(db: DB): number {
   const fts = ftsRows(db);
   const files = db.prepare('SELECT id FROM files ORDER BY id').pluck().all() as number[];
   const viewsOf = db.prepare(
-    `SELECT v.id, v.object_id AS objectId, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine, v.text,
+    `SELECT v.id, o.id AS objectId, v.file_id AS fileId, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine,
             o.name, o.qualified_name AS qualifiedName, o.kind AS objectKind, f.path
-     FROM views v JOIN objects o ON o.id = v.object_id JOIN files f ON f.id = o.file_id WHERE v.file_id = ? ORDER BY v.id`,
+     FROM views v JOIN objects o ON o.key = v.object JOIN files f ON f.id = o.file_id WHERE v.file_id = ? ORDER BY v.id`,
   );
   let n = 0;
   for (const fileId of files) {
-    const texts = fileViewTexts(db, fileId);
+    const texts = viewTexts(db);
     for (const v of viewsOf.all(fileId) as (StoredView & { id: number; name: string; qualifiedName: string; objectKind: ObjectKind; path: string })[]) {
       fts.insert(v.id, { kind: v.kind, text: texts(v) }, { name: v.name, qualifiedName: v.qualifiedName, kind: v.objectKind, path: v.path });
       n++;

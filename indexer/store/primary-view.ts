@@ -17,7 +17,7 @@ export function primaryViewReader(db: DB): (objectId: string) => PrimaryView | u
   const get = prepared(
     db,
     `SELECT v.id, v.kind, v.start_line AS startLine, v.end_line AS endLine FROM views v
-     WHERE v.object_id = ? AND +v.derived = 0 ORDER BY CASE v.kind WHEN 'signature' THEN 0 WHEN 'body' THEN 1 ELSE 2 END, v.id LIMIT 1`,
+     WHERE v.object = (SELECT key FROM objects WHERE id = ?) AND +v.derived = 0 ORDER BY CASE v.kind WHEN 'signature' THEN 0 WHEN 'body' THEN 1 ELSE 2 END, v.id LIMIT 1`,
   );
   return (id) => get.get(id) as PrimaryView | undefined;
 }

@@ -1,7 +1,7 @@
 import { getTokenizer } from '../tokenizer.ts';
 import type { CodeObject, Language, ObjectKind, Reference, View, ViewKind } from '../types.ts';
 import { prepared, type DB } from './open.ts';
-import { fileViewTexts, type StoredView } from './view-texts.ts';
+import { viewTexts, type StoredView } from './view-texts.ts';
 
 export interface StoreCounts {
   files: number;
@@ -25,7 +25,7 @@ export function storeCounts(db: DB): StoreCounts {
     objects: one('SELECT count(*) AS n FROM objects'),
     views: one('SELECT count(*) AS n FROM views'),
     references: one('SELECT count(*) AS n FROM refs'),
-    resolvedReferences: one('SELECT count(*) AS n FROM refs WHERE target_id IS NOT NULL'),
+    resolvedReferences: one('SELECT count(*) AS n FROM refs WHERE target IS NOT NULL'),
   };
 }
 
@@ -40,7 +40,8 @@ function textByExtension(db: DB): Record<string, number> {
   return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
 }
 
-const OBJECT_COLUMNS = `o.id, f.path, f.language, o.parent_id AS parentId, o.kind, o.name, o.qualified_name AS qualifiedName,
+/** An object's columns as a `CodeObject` (`o` the object, `f` its file). */
+export const OBJECT_COLUMNS = `o.id, f.path, f.language, (SELECT p.id FROM objects p WHERE p.key = o.parent) AS parentId, o.kind, o.name, o.qualified_name AS qualifiedName,
   o.start_line AS startLine, o.end_line AS endLine, o.start_byte AS startByte, o.end_byte AS endByte, o.signature, o.docstring`;
 
 interface ObjectRow {
@@ -77,11 +78,11 @@ export function findObjectsByName(db: DB, name: string): CodeObject[] {
 export function objectViews(db: DB, id: string): View[] {
   const rows = prepared(
     db,
-    `SELECT v.id, v.object_id AS objectId, v.file_id AS fileId, f.path, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine, v.text
-     FROM views v JOIN files f ON f.id = v.file_id WHERE v.object_id = ? ORDER BY v.derived, f.path, v.start_line, v.id`,
-  ).all(id) as (StoredView & { id: number; fileId: number; path: string })[];
-  // Own views all live in the object's file (one text to read); derived views keep theirs.
-  const texts = fileViewTexts(db, rows.find((r) => !r.derived)?.fileId ?? -1);
+    `SELECT v.id, ? AS objectId, v.file_id AS fileId, f.path, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine
+     FROM views v JOIN files f ON f.id = v.file_id WHERE v.object = (SELECT key FROM objects WHERE id = ?) ORDER BY v.derived, f.path, v.start_line, v.id`,
+  ).all(id, id) as (StoredView & { id: number; path: string })[];
+  // Own views all live in the object's file (one text to read); each derived view is a line of its using file.
+  const texts = viewTexts(db);
   const tokenizer = getTokenizer();
   return rows.map(({ id: viewId, objectId, path, kind, startLine, endLine, ...r }) => {
     const text = texts({ objectId, kind, startLine, endLine, ...r });
@@ -91,11 +92,11 @@ export function objectViews(db: DB, id: string): View[] {
 
 /** References from an object (`from`) or resolved to it (`to`). */
 export function objectReferences(db: DB, id: string, direction: 'from' | 'to'): Reference[] {
-  const where = direction === 'from' ? 'r.source_id = ?' : 'r.target_id = ?';
+  const where = direction === 'from' ? 'r.source = (SELECT key FROM objects WHERE id = ?)' : 'r.target = (SELECT key FROM objects WHERE id = ?)';
   return db
     .prepare(
-      `SELECT r.source_id AS sourceId, f.path, r.kind, r.name, r.qualifier, r.module, r.alias, r.line, r.target_id AS targetId
-       FROM refs r JOIN objects o ON o.id = r.source_id JOIN files f ON f.id = o.file_id WHERE ${where} ORDER BY f.path, r.line, r.id`,
+      `SELECT o.id AS sourceId, f.path, r.kind, r.name, r.qualifier, r.module, r.alias, r.line, t.id AS targetId
+       FROM refs r JOIN objects o ON o.key = r.source JOIN files f ON f.id = o.file_id LEFT JOIN objects t ON t.key = r.target WHERE ${where} ORDER BY f.path, r.line, r.id`,
     )
     .all(id) as Reference[];
 }

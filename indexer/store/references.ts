@@ -66,12 +66,12 @@ export function lineOf(text: string, n: number): string {
 export function referencesTo(db: DB, targets: readonly string[], opts: { kinds?: readonly ReferenceFilter[]; limit: number }): ReferenceList {
   const stmt = prepared(
     db,
-    `SELECT r.target_id AS targetId, r.kind, r.line, f.path, o.id, o.name, o.qualified_name AS qualifiedName, o.kind AS objectKind,
+    `SELECT ? AS targetId, r.kind, r.line, f.path, o.id, o.name, o.qualified_name AS qualifiedName, o.kind AS objectKind,
             o.start_line AS startLine, o.end_line AS endLine
-     FROM refs r JOIN objects o ON o.id = r.source_id JOIN files f ON f.id = o.file_id WHERE r.target_id = ?`,
+     FROM refs r JOIN objects o ON o.key = r.source JOIN files f ON f.id = o.file_id WHERE r.target = (SELECT key FROM objects WHERE id = ?)`,
   );
   const rows: (Row & { test: boolean })[] = [];
-  for (const id of new Set(targets)) for (const r of stmt.all(id) as Row[]) rows.push({ ...r, test: isTestPath(r.path) });
+  for (const id of new Set(targets)) for (const r of stmt.all(id, id) as Row[]) rows.push({ ...r, test: isTestPath(r.path) });
   const counts: Record<ReferenceFilter, number> = { call: 0, import: 0, inherit: 0, test: 0 };
   for (const r of rows) counts[r.test ? 'test' : r.kind]++;
   const wanted = opts.kinds?.length ? new Set(opts.kinds) : null;

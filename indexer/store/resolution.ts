@@ -2,12 +2,12 @@ import crypto from 'node:crypto';
 import { isTestPath } from '../paths.ts';
 import type { ResolverObject, ResolverReference } from '../resolve/resolve.ts';
 import { bindImports, emptyResolverFiles, replaceResolverFiles, type ResolverFiles } from '../resolve/resolver-files.ts';
-import { viewText } from '../extract/view-text.ts';
 import type { Language, ViewKind } from '../types.ts';
 import { changedSince } from './changes.ts';
 import { ftsRows, type FtsObject } from './fts.ts';
 import { isComposerJson, moduleRoots } from './module-roots.ts';
 import type { DB } from './open.ts';
+import { viewTexts } from './view-texts.ts';
 import { bumpGeneration, getGeneration, setState } from './write.ts';
 
 /** Derived views kept per (object, view kind): the first few uses, by path and line. */
@@ -34,24 +34,8 @@ interface DerivedRow {
   line: number;
 }
 
-type StoredRef = ResolverReference & { targetId: string | null; fileId: number; line: number };
-
-/** A derived view's text is its line: it depends on no object. */
-const NO_OBJECT = { kind: 'function', startLine: 0, endLine: 0, signature: '', docstring: null } as const;
-
-/** The lines of indexed files by file id, loaded on first use. */
-function fileLines(db: DB): (fileId: number) => string[] {
-  const stmt = db.prepare('SELECT text FROM file_texts WHERE file_id = ?');
-  const cache = new Map<number, string[]>();
-  return (fileId) => {
-    let lines = cache.get(fileId);
-    if (!lines) {
-      lines = ((stmt.get(fileId) as { text: string } | undefined)?.text ?? '').split(/\r?\n/);
-      cache.set(fileId, lines);
-    }
-    return lines;
-  };
-}
+/** `targetId` is the public id of the target, `targetKey` the key the row holds (a target that went leaves a key no object has). */
+type StoredRef = ResolverReference & { targetId: string | null; targetKey: number | null; fileId: number; line: number };
 
 /** Identifies a derived view by its object, the file it lives in, its kind and its line (or its text). */
 const derivedKey = (objectId: string, fileId: number, kind: string, at: number | string) => `${objectId}\0${fileId}\0${kind}\0${at}`;
@@ -101,14 +85,15 @@ function derivedSelection(rank: Map<number, number>) {
 /** Every stored reference with its file, read without joins or sorting (a whole pass does not depend on order). */
 function* allReferences(db: DB): Generator<StoredRef> {
   const files = new Map((db.prepare('SELECT id, path, language FROM files').raw().all() as [number, string, Language][]).map(([id, path, language]) => [id, { path, language }]));
-  const fileOf = new Map(db.prepare('SELECT id, file_id FROM objects').raw().all() as [string, number][]);
-  const rows = db.prepare('SELECT id, source_id, kind, name, qualifier, module, alias, line, target_id FROM refs').raw().iterate() as IterableIterator<
-    [number, string, ResolverReference['kind'], string, string | null, string | null, string | null, number, string | null]
+  const objects = new Map((db.prepare('SELECT key, id, file_id FROM objects').raw().all() as [number, string, number][]).map(([key, id, fileId]) => [key, { id, fileId }]));
+  const rows = db.prepare('SELECT id, source, kind, name, qualifier, module, alias, line, target FROM refs').raw().iterate() as IterableIterator<
+    [number, number, ResolverReference['kind'], string, string | null, string | null, string | null, number, number | null]
   >;
-  for (const [id, sourceId, kind, name, qualifier, module, alias, line, targetId] of rows) {
-    const fileId = fileOf.get(sourceId)!;
+  for (const [id, source, kind, name, qualifier, module, alias, line, targetKey] of rows) {
+    const { id: sourceId, fileId } = objects.get(source)!;
     const { path, language } = files.get(fileId)!;
-    yield { id, sourceId, path, language, kind, name, qualifier, module, alias, targetId, fileId, line };
+    const targetId = targetKey === null ? null : (objects.get(targetKey)?.id ?? null);
+    yield { id, sourceId, path, language, kind, name, qualifier, module, alias, targetId, targetKey, fileId, line };
   }
 }
 
@@ -124,8 +109,8 @@ interface WriterResolver {
 }
 const writers = new WeakMap<DB, WriterResolver>();
 
-const OBJECT_COLUMNS = 'o.id, f.path, o.parent_id AS parentId, o.kind, o.name';
-const IMPORT_COLUMNS = 'r.id, r.source_id AS sourceId, f.path, f.language, r.kind, r.name, r.qualifier, r.module, r.alias';
+const OBJECT_COLUMNS = 'o.id, f.path, (SELECT p.id FROM objects p WHERE p.key = o.parent) AS parentId, o.kind, o.name';
+const IMPORT_COLUMNS = 'r.id, o.id AS sourceId, f.path, f.language, r.kind, r.name, r.qualifier, r.module, r.alias';
 
 /** Every file's objects and imports in two reads: the resolver as a fresh one would be. */
 function buildResolver(db: DB): WriterResolver {
@@ -136,7 +121,7 @@ function buildResolver(db: DB): WriterResolver {
   };
   const objects = group(db.prepare(`SELECT ${OBJECT_COLUMNS} FROM objects o JOIN files f ON f.id = o.file_id ORDER BY f.path, o.start_byte, o.id`).all() as ResolverObject[]);
   const imports = group(
-    db.prepare(`SELECT ${IMPORT_COLUMNS} FROM files f JOIN objects o ON o.file_id = f.id JOIN refs r ON r.source_id = o.id WHERE r.kind = 'import' ORDER BY f.path, r.line, r.id`).all() as ResolverReference[],
+    db.prepare(`SELECT ${IMPORT_COLUMNS} FROM files f JOIN objects o ON o.file_id = f.id JOIN refs r ON r.source = o.key WHERE r.kind = 'import' ORDER BY f.path, r.line, r.id`).all() as ResolverReference[],
   );
   const rf = emptyResolverFiles(moduleRoots(db));
   replaceResolverFiles(rf, objects.keys(), (p) => objects.get(p) ?? [], (p) => imports.get(p) ?? []);
@@ -172,7 +157,7 @@ function followResolver(db: DB, rebuildOver: number): WriterResolver {
     return fresh;
   }
   const objects = db.prepare(`SELECT ${OBJECT_COLUMNS} FROM files f JOIN objects o ON o.file_id = f.id WHERE f.path = ? ORDER BY o.start_byte, o.id`);
-  const imports = db.prepare(`SELECT ${IMPORT_COLUMNS} FROM files f JOIN objects o ON o.file_id = f.id JOIN refs r ON r.source_id = o.id WHERE f.path = ? AND r.kind = 'import' ORDER BY r.line, r.id`);
+  const imports = db.prepare(`SELECT ${IMPORT_COLUMNS} FROM files f JOIN objects o ON o.file_id = f.id JOIN refs r ON r.source = o.key WHERE f.path = ? AND r.kind = 'import' ORDER BY r.line, r.id`);
   replaceResolverFiles(held.rf, changed, (p) => objects.all(p) as ResolverObject[], (p) => imports.all(p) as ResolverReference[]);
   held.generation = getGeneration(db);
   return held;
@@ -250,8 +235,8 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
     }
   }
 
-  const refColumns = `r.id, r.source_id AS sourceId, f.path, f.language, r.kind, r.name, r.qualifier, r.module, r.alias, r.target_id AS targetId, o.file_id AS fileId, r.line`;
-  const refsFrom = `refs r JOIN objects o ON o.id = r.source_id JOIN files f ON f.id = o.file_id`;
+  const refColumns = `r.id, o.id AS sourceId, f.path, f.language, r.kind, r.name, r.qualifier, r.module, r.alias, t.id AS targetId, r.target AS targetKey, o.file_id AS fileId, r.line`;
+  const refsFrom = `refs r JOIN objects o ON o.key = r.source JOIN files f ON f.id = o.file_id LEFT JOIN objects t ON t.key = r.target`;
   const changes: [number, string | null][] = [];
   /** Files whose references now point elsewhere: their reference-graph edges changed. */
   const retargeted = new Set<string>();
@@ -260,7 +245,7 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
   let visited = 0;
   const settle = (r: StoredRef, target: string | null) => {
     visited++;
-    if (target === r.targetId) return;
+    if (target === r.targetId && (target !== null || r.targetKey === null)) return;
     changes.push([r.id, target]);
     retargeted.add(r.path);
     if (r.targetId) moved.add(r.targetId);
@@ -288,8 +273,8 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
     if (rebound) {
       // Imports were bound again: any of them may resolve elsewhere now.
       const stored = db.prepare(`SELECT ${refColumns} FROM ${refsFrom} WHERE r.id = ?`);
-      for (const [id, targetId] of db.prepare("SELECT id, target_id FROM refs WHERE kind = 'import'").raw().all() as [number, string | null][]) {
-        if ((importTarget.get(id) ?? null) !== targetId) visit(stored.get(id) as StoredRef);
+      for (const [id, targetId, targetKey] of db.prepare("SELECT r.id, t.id, r.target FROM refs r LEFT JOIN objects t ON t.key = r.target WHERE r.kind = 'import'").raw().all() as [number, string | null, number | null][]) {
+        if ((importTarget.get(id) ?? null) !== targetId || (targetId === null && targetKey !== null)) visit(stored.get(id) as StoredRef);
       }
     }
     const ofFile = db.prepare(`SELECT ${refColumns} FROM ${refsFrom} WHERE f.path = ? ORDER BY r.line, r.id`);
@@ -305,72 +290,70 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
     }
   }
 
-  const setTarget = db.prepare('UPDATE refs SET target_id = ? WHERE id = ?');
+  const setTarget = db.prepare('UPDATE refs SET target = (SELECT key FROM objects WHERE id = ?) WHERE id = ?');
   const setDigest = db.prepare('UPDATE files SET bindings = ? WHERE path = ?');
   const objectOf = db.prepare(
     'SELECT o.name, o.qualified_name AS qualifiedName, o.kind, f.path FROM objects o JOIN files f ON f.id = o.file_id WHERE o.id = ?',
   );
   const delView = db.prepare('DELETE FROM views WHERE id = ?');
   const insView = db.prepare(
-    'INSERT INTO views (object_id, file_id, kind, derived, start_line, end_line, text) VALUES (?, ?, ?, 1, ?, ?, ?)',
+    'INSERT INTO views (object, file_id, kind, derived, start_line, end_line) VALUES ((SELECT key FROM objects WHERE id = ?), ?, ?, 1, ?, ?)',
   );
   const fts = ftsRows(db);
-  const lines = fileLines(db);
-  type ExistingView = { id: number; objectId: string; fileId: number; kind: ViewKind; line: number; text: string };
-  const existingColumns = 'id, object_id AS objectId, file_id AS fileId, kind, start_line AS line, text';
+  const texts = viewTexts(db);
+  const derivedText = (v: { objectId: string; fileId: number; kind: ViewKind; line: number }) =>
+    texts({ objectId: v.objectId, fileId: v.fileId, kind: v.kind, derived: 1, startLine: v.line, endLine: v.line });
+  type ExistingView = { id: number; objectId: string; fileId: number; kind: ViewKind; line: number };
+  const existingColumns = 'v.id, o.id AS objectId, v.file_id AS fileId, v.kind, v.start_line AS line';
+  const derivedFrom = 'views v JOIN objects o ON o.key = v.object';
   const moveView = db.prepare('UPDATE views SET start_line = ?, end_line = ? WHERE id = ?');
-  /** Files written since the last pass: the lines of their uses may have moved or changed. */
+  /** Files written since the last pass: the lines of their uses may have moved. */
   const fileIdOf = db.prepare('SELECT id FROM files WHERE path = ?').pluck();
   const rewritten = new Set([...pending.paths].map((p) => fileIdOf.get(p) as number | undefined).filter((id) => id !== undefined));
-  const lineText = (w: DerivedRow) => viewText({ kind: w.kind, startLine: w.line, endLine: w.line }, lines(w.fileId), NO_OBJECT);
   const drop = (v: ExistingView) => {
-    fts.delete(v.id, v, objectOf.get(v.objectId) as FtsObject);
+    fts.delete(v.id, { kind: v.kind, text: derivedText(v) }, objectOf.get(v.objectId) as FtsObject);
     delView.run(v.id);
   };
   /**
-   * Makes the derived views of `existing` (all of them, or one object's) those selected for them. In a file not
-   * written since the last pass an equal key means an equal line. In a rewritten file a use keeps its row when its
-   * line's text is the same, wherever the line moved (only its line numbers are updated): a full-text row depends
-   * on the text alone, so a switch that shifts lines costs no full-text work for uses that stayed.
+   * Makes the derived views of `existing` (all of them, or one object's) those selected for them. A stored derived
+   * view's line always has the text its full-text row was made of (a file's write keeps a use in it only on a line
+   * of the same text, write.ts), so an equal key means an equal row. In a rewritten file a use not selected on its
+   * line takes the place of a selected one on a line of the same text (only its line numbers are updated): a
+   * full-text row depends on the text alone, so a switch that shifts lines costs no full-text work for uses that stayed.
    */
   const reconcile = (existing: Iterable<ExistingView>) => {
     const wanted = selection.take();
-    const unsure: ExistingView[] = [];
+    const left: ExistingView[] = [];
     for (const v of existing) {
-      if (rewritten.has(v.fileId)) unsure.push(v);
-      else if (!wanted.delete(derivedKey(v.objectId, v.fileId, v.kind, v.line))) drop(v);
+      if (wanted.delete(derivedKey(v.objectId, v.fileId, v.kind, v.line))) continue;
+      if (rewritten.has(v.fileId)) left.push(v);
+      else drop(v);
     }
-    const texts = new Map<string, string>();
-    if (unsure.length) {
+    const textOf = new Map<string, string>();
+    if (left.length) {
       const byText = new Map<string, string[]>();
       for (const [key, w] of wanted) {
         if (!rewritten.has(w.fileId)) continue;
-        const text = lineText(w);
-        texts.set(key, text);
+        const text = derivedText(w);
+        textOf.set(key, text);
+        if (!text) continue;
         const tk = derivedKey(w.objectId, w.fileId, w.kind, text);
         (byText.get(tk) ?? byText.set(tk, []).get(tk)!).push(key);
       }
-      const left: ExistingView[] = [];
-      for (const v of unsure) {
-        const key = derivedKey(v.objectId, v.fileId, v.kind, v.line);
-        if (wanted.has(key) && texts.get(key) === v.text) wanted.delete(key);
-        else left.push(v);
-      }
       for (const v of left) {
-        const keys = byText.get(derivedKey(v.objectId, v.fileId, v.kind, v.text)) ?? [];
-        let key: string | undefined;
-        while ((key = keys.shift()) !== undefined && !wanted.has(key));
+        const key = byText.get(derivedKey(v.objectId, v.fileId, v.kind, derivedText(v)))?.shift();
         if (key === undefined) drop(v);
         else {
-          moveView.run(wanted.get(key)!.line, wanted.get(key)!.line, v.id);
+          const w = wanted.get(key)!;
+          moveView.run(w.line, w.line, v.id);
           wanted.delete(key);
         }
       }
     }
     for (const [key, w] of wanted) {
-      const text = texts.get(key) ?? lineText(w);
+      const text = textOf.get(key) ?? derivedText(w);
       if (!text) continue;
-      const id = insView.run(w.objectId, w.fileId, w.kind, w.line, w.line, text).lastInsertRowid;
+      const id = insView.run(w.objectId, w.fileId, w.kind, w.line, w.line).lastInsertRowid;
       fts.insert(id, { kind: w.kind, text }, objectOf.get(w.objectId) as FtsObject);
     }
   };
@@ -379,13 +362,13 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
     for (const [id, target] of changes) setTarget.run(target, id);
     for (const d of newDigests) setDigest.run(...d);
     if (full) {
-      reconcile(db.prepare(`SELECT ${existingColumns} FROM views WHERE derived = 1`).all() as ExistingView[]);
+      reconcile(db.prepare(`SELECT ${existingColumns} FROM ${derivedFrom} WHERE v.derived = 1`).all() as ExistingView[]);
     } else {
       // The objects of changed files lost their uses elsewhere with the old rows; others lost or gained one.
       const targets = new Set([...pending.targets, ...moved]);
       for (const path of pending.paths) for (const id of rf.byFile.get(path) ?? []) targets.add(id);
-      const uses = db.prepare(`SELECT r.kind, f.path, o.file_id AS fileId, r.line FROM ${refsFrom} WHERE r.target_id = ? ORDER BY f.path, r.line, r.id`);
-      const derivedOf = db.prepare(`SELECT ${existingColumns} FROM views WHERE object_id = ? AND derived = 1`);
+      const uses = db.prepare(`SELECT r.kind, f.path, o.file_id AS fileId, r.line FROM ${refsFrom} WHERE r.target = (SELECT key FROM objects WHERE id = ?) ORDER BY f.path, r.line, r.id`);
+      const derivedOf = db.prepare(`SELECT ${existingColumns} FROM ${derivedFrom} WHERE v.object = (SELECT key FROM objects WHERE id = ?) AND v.derived = 1`);
       const exists = db.prepare('SELECT 1 FROM objects WHERE id = ?').pluck();
       for (const target of [...targets].sort()) {
         if (!exists.get(target)) continue;
@@ -402,7 +385,7 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
   const count = (sql: string) => db.prepare(sql).pluck().get() as number;
   return {
     references: count('SELECT count(*) FROM refs'),
-    resolved: count('SELECT count(*) FROM refs WHERE target_id IS NOT NULL'),
+    resolved: count('SELECT count(*) FROM refs WHERE target IS NOT NULL'),
     derivedViews: count('SELECT count(*) FROM views WHERE derived = 1'),
     changedTargets: changes.length,
     mode: full ? 'full' : 'changes',

@@ -1,40 +1,74 @@
 import { sourceLines } from '../extract/source.ts';
 import { viewText, type ViewTextObject } from '../extract/view-text.ts';
 import type { ViewKind } from '../types.ts';
-import type { DB } from './open.ts';
+import { prepared, type DB } from './open.ts';
 
 /** A stored view row, as far as its text depends on it. */
 export interface StoredView {
   objectId: string;
+  /** The file whose lines hold the view's text (the using file for a derived view). */
+  fileId: number;
   kind: ViewKind;
   derived: number;
   startLine: number;
   endLine: number;
-  /** Kept for derived views only. */
-  text: string | null;
 }
 
+/** A derived view's text is its line: it depends on no object. */
+const NO_OBJECT: ViewTextObject = { kind: 'function', startLine: 0, endLine: 0, signature: '', docstring: null };
+
 /**
- * The texts of the views stored in one file's rows: a derived view keeps its line; an own view (of an object of
- * this file) is rebuilt from the file's lines and its object by the rule extraction used (extract/view-text.ts).
- * The file's text and objects are read on the first own view asked for.
+ * Where each derived-view text is found in a file's lines: the first line (1-based) whose use would have that
+ * text, for a view of `kind`. Built on first use.
  */
-export function fileViewTexts(db: DB, fileId: number): (view: StoredView) => string {
-  let lines: string[] | undefined;
-  let objects: Map<string, ViewTextObject & { children: [number, number][] }> | undefined;
-  const load = () => {
-    const text = (db.prepare('SELECT text FROM file_texts WHERE file_id = ?').pluck().get(fileId) as string | undefined) ?? '';
-    lines = sourceLines(text).lines;
-    const rows = db
-      .prepare('SELECT id, parent_id AS parentId, kind, start_line AS startLine, end_line AS endLine, signature, docstring FROM objects WHERE file_id = ?')
-      .all(fileId) as (ViewTextObject & { id: string; parentId: string | null })[];
-    objects = new Map(rows.map((o) => [o.id, { ...o, children: [] }]));
-    for (const o of rows) if (o.parentId !== null) objects.get(o.parentId)?.children.push([o.startLine, o.endLine]);
+export function derivedLinesByText(lines: readonly string[]): (kind: ViewKind, text: string) => number | undefined {
+  const byKind = new Map<ViewKind, Map<string, number>>();
+  return (kind, text) => {
+    let at = byKind.get(kind);
+    if (!at) {
+      byKind.set(kind, (at = new Map()));
+      for (let line = lines.length; line >= 1; line--) at.set(viewText({ kind, startLine: line, endLine: line }, lines, NO_OBJECT), line);
+    }
+    return at.get(text);
+  };
+}
+
+/** The text of a derived view of `kind` on `line` of `lines`. */
+export const derivedTextAt = (lines: readonly string[], kind: ViewKind, line: number): string =>
+  viewText({ kind, startLine: line, endLine: line }, lines, NO_OBJECT);
+
+type FileObjects = Map<string, ViewTextObject & { children: [number, number][] }>;
+
+/**
+ * The texts of stored views, rebuilt by the rule extraction used (extract/view-text.ts) from the lines of the file
+ * each lives in: an own view from its object too, a derived view (call site, import, test reference) from its one
+ * line. A view's file never changes while the view exists, and a file's rewrite keeps a derived view living in it
+ * only on a line of the same text (write.ts), so this is always the text its full-text row was inserted with. Each file's text, and its
+ * objects for own views, are read once, on the first view that needs them.
+ */
+export function viewTexts(db: DB): (view: StoredView) => string {
+  const textOf = prepared(db, 'SELECT text FROM file_texts WHERE file_id = ?', 'pluck');
+  const objectsOf = prepared(
+    db,
+    `SELECT o.id, p.id AS parentId, o.kind, o.start_line AS startLine, o.end_line AS endLine, o.signature, o.docstring
+     FROM objects o LEFT JOIN objects p ON p.key = o.parent WHERE o.file_id = ?`,
+  );
+  const files = new Map<number, { lines: string[]; objects?: FileObjects }>();
+  const file = (fileId: number) => {
+    let f = files.get(fileId);
+    if (!f) files.set(fileId, (f = { lines: sourceLines((textOf.get(fileId) as string | undefined) ?? '').lines }));
+    return f;
+  };
+  const objects = (fileId: number): FileObjects => {
+    const rows = objectsOf.all(fileId) as (ViewTextObject & { id: string; parentId: string | null })[];
+    const out: FileObjects = new Map(rows.map((o) => [o.id, { ...o, children: [] }]));
+    for (const o of rows) if (o.parentId !== null) out.get(o.parentId)?.children.push([o.startLine, o.endLine]);
+    return out;
   };
   return (view) => {
-    if (view.derived) return view.text ?? '';
-    if (!objects) load();
-    const object = objects!.get(view.objectId);
-    return object ? viewText(view, lines!, object, object.children) : '';
+    const f = file(view.fileId);
+    if (view.derived) return derivedTextAt(f.lines, view.kind, view.startLine);
+    const object = (f.objects ??= objects(view.fileId)).get(view.objectId);
+    return object ? viewText(view, f.lines, object, object.children) : '';
   };
 }

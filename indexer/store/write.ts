@@ -4,7 +4,8 @@ import { recordChanges } from './changes.ts';
 import { packText } from './file-text.ts';
 import { ftsRows, type FtsRows } from './fts.ts';
 import { prepared, type DB } from './open.ts';
-import { fileViewTexts, type StoredView } from './view-texts.ts';
+import { sourceLines } from '../extract/source.ts';
+import { derivedLinesByText, derivedTextAt, viewTexts, type StoredView } from './view-texts.ts';
 
 /**
  * The stable id of a canonical object: a hash of (normalised path, qualified
@@ -56,9 +57,10 @@ const rowKey = (objectId: string, name: string, kind: string, text: string) => `
  * Writes files' rows. A file written again keeps its row, the rows of objects it still has (same id) and the view
  * rows whose full-text columns would be the same (same object, kind and text: only their lines are updated), so a
  * file's rewrite costs what changed in it, not the whole file. What it no longer has is deleted, full-text rows
- * first (views whose text lives in the file, and views of its removed objects that live elsewhere). A use in the
- * file of another object (a derived view) stays until resolution reconciles that object's uses: it keeps its row
- * if a use on a line of the same text remains, wherever that line moved (resolution.ts). Every
+ * first (views whose text lives in the file, and views of its removed objects that live elsewhere). A use living in
+ * the file (a derived view) of an object that stays keeps its row if the new text has a line of the same text: it
+ * is moved there (a line of its old text would do as well as any) until resolution reconciles that object's uses,
+ * keeping rows by that text wherever the uses' lines moved (resolution.ts); else it goes. Every
  * write records what resolution must look at again: the path, the names of objects that came, went or changed
  * (as the resolver sees them), and the objects whose derived views went.
  */
@@ -67,12 +69,12 @@ export function fileWriter(db: DB): FileWriter {
   const insPending = db.prepare('INSERT OR IGNORE INTO resolution_pending (kind, key) VALUES (?, ?)');
   const pending = (kind: PendingKind, key: string) => void insPending.run(kind, key);
   const fileIdOf = db.prepare('SELECT id FROM files WHERE path = ?').pluck();
-  const objectsOf = db.prepare('SELECT id, parent_id AS parentId, kind, name FROM objects WHERE file_id = ?');
+  const objectsOf = db.prepare('SELECT o.key, o.id, p.id AS parentId, o.kind, o.name FROM objects o LEFT JOIN objects p ON p.key = o.parent WHERE o.file_id = ?');
   const viewsOf = db.prepare(
-    `SELECT v.id, v.object_id AS objectId, v.file_id AS fileId, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine, v.text,
+    `SELECT v.id, o.id AS objectId, v.file_id AS fileId, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine,
             o.name, o.qualified_name AS qualifiedName, o.kind AS objectKind, fo.path
-     FROM views v JOIN objects o ON o.id = v.object_id JOIN files fo ON fo.id = o.file_id
-     WHERE v.file_id = ? OR v.object_id IN (SELECT id FROM objects WHERE file_id = ?)`,
+     FROM views v JOIN objects o ON o.key = v.object JOIN files fo ON fo.id = o.file_id
+     WHERE v.file_id = ? OR v.object IN (SELECT key FROM objects WHERE file_id = ?)`,
   );
   const delFile = db.prepare('DELETE FROM files WHERE id = ?');
   const insFile = db.prepare(
@@ -84,21 +86,22 @@ export function fileWriter(db: DB): FileWriter {
   const insText = db.prepare('INSERT INTO file_blobs (file_id, data) VALUES (?, ?)');
   const updText = db.prepare('UPDATE file_blobs SET data = ? WHERE file_id = ?');
   const insObject = db.prepare(
-    `INSERT INTO objects (id, file_id, parent_id, kind, name, qualified_name, start_line, end_line, start_byte, end_byte, signature, docstring)
+    `INSERT INTO objects (id, file_id, parent, kind, name, qualified_name, start_line, end_line, start_byte, end_byte, signature, docstring)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // An object kept by id is rewritten in place; its vector is due again (the embedding pass finds it by its text's hash).
   const updObject = db.prepare(
-    `UPDATE objects SET parent_id = ?, name = ?, start_line = ?, end_line = ?, start_byte = ?, end_byte = ?, signature = ?, docstring = ?, embed_hash = NULL
-     WHERE id = ?`,
+    `UPDATE objects SET parent = ?, name = ?, start_line = ?, end_line = ?, start_byte = ?, end_byte = ?, signature = ?, docstring = ?, embed_hash = NULL
+     WHERE key = ?`,
   );
-  const delObject = db.prepare('DELETE FROM objects WHERE id = ?');
-  const delRefs = db.prepare('DELETE FROM refs WHERE source_id IN (SELECT id FROM objects WHERE file_id = ?)');
-  const insView = db.prepare('INSERT INTO views (object_id, file_id, kind, derived, start_line, end_line) VALUES (?, ?, ?, 0, ?, ?)');
+  const setParent = db.prepare('UPDATE objects SET parent = ? WHERE key = ?');
+  const delObject = db.prepare('DELETE FROM objects WHERE key = ?');
+  const delRefs = db.prepare('DELETE FROM refs WHERE source IN (SELECT key FROM objects WHERE file_id = ?)');
+  const insView = db.prepare('INSERT INTO views (object, file_id, kind, derived, start_line, end_line) VALUES (?, ?, ?, 0, ?, ?)');
   const updView = db.prepare('UPDATE views SET start_line = ?, end_line = ? WHERE id = ?');
   const delView = db.prepare('DELETE FROM views WHERE id = ?');
   const insRef = db.prepare(
-    'INSERT INTO refs (source_id, kind, name, qualifier, module, alias, line, target_id) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)',
+    'INSERT INTO refs (source, kind, name, qualifier, module, alias, line, target) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)',
   );
 
   /** Names of objects that came, went or changed as the resolver sees them: references to such names resolve again. */
@@ -106,12 +109,15 @@ export function fileWriter(db: DB): FileWriter {
     for (const [id, key] of before) if (after.get(id) !== key) pending('name', key.slice(key.lastIndexOf('\0') + 1));
     for (const [id, key] of after) if (before.get(id) !== key) pending('name', key.slice(key.lastIndexOf('\0') + 1));
   };
-  const heldBy = (fileId: number) =>
-    new Map((objectsOf.all(fileId) as { id: string; parentId: string | null; kind: string; name: string }[]).map((o) => [o.id, resolverKey(o)]));
-  /** The views that go with a file, with the text each full-text row was made of (own views rebuilt from the file's lines). */
+  /** A file's objects: resolver keys and store keys by public id. */
+  const heldBy = (fileId: number) => {
+    const rows = objectsOf.all(fileId) as { key: number; id: string; parentId: string | null; kind: string; name: string }[];
+    return { held: new Map(rows.map((o) => [o.id, resolverKey(o)])), keys: new Map(rows.map((o) => [o.id, o.key])) };
+  };
+  /** The views that go with a file, with the text each full-text row was made of (rebuilt from the lines they live in, before the file's text changes). */
   const viewsWith = (fileId: number) => {
-    const texts = fileViewTexts(db, fileId);
-    return (viewsOf.all(fileId, fileId) as IndexedView[]).map((v) => ({ ...v, text: v.derived ? (v.text ?? '') : texts(v) }));
+    const texts = viewTexts(db);
+    return (viewsOf.all(fileId, fileId) as IndexedView[]).map((v) => ({ ...v, text: texts(v) }));
   };
   const dropView = (v: IndexedView & { text: string }) => {
     fts.delete(v.id, v, { name: v.name, qualifiedName: v.qualifiedName, kind: v.objectKind, path: v.path });
@@ -121,7 +127,7 @@ export function fileWriter(db: DB): FileWriter {
   const remove = (path: string) => {
     const id = fileIdOf.get(path) as number | undefined;
     if (id === undefined) return false;
-    const held = heldBy(id);
+    const { held } = heldBy(id);
     for (const v of viewsWith(id)) {
       // A use in this file of an object elsewhere: that object may show another use instead.
       if (v.derived && v.fileId === id && !held.has(v.objectId)) pending('target', v.objectId);
@@ -139,9 +145,11 @@ export function fileWriter(db: DB): FileWriter {
       const ids = objectIds(file.path, file.objects);
       const parentOf = (i: number) => (file.objects[i].parent === null ? null : ids[file.objects[i].parent!]);
       let fileId = fileIdOf.get(file.path) as number | undefined;
-      const held = fileId === undefined ? new Map<string, string>() : heldBy(fileId);
+      const { held, keys: heldKeys } = fileId === undefined ? { held: new Map<string, string>(), keys: new Map<string, number>() } : heldBy(fileId);
       const keep = new Map<string, (IndexedView & { text: string })[]>();
       let kept = new Set<string>();
+      /** Uses living in the file that stay if the new text has their line's text. */
+      const staying: (IndexedView & { text: string })[] = [];
       if (fileId === undefined) {
         fileId = Number(insFile.run(file.path, file.language, file.hash, file.size, file.mtimeMs, file.lineCount, file.parseErrors).lastInsertRowid);
         insText.run(fileId, packText(file.text));
@@ -151,9 +159,11 @@ export function fileWriter(db: DB): FileWriter {
         kept = new Set(ids.filter((id, i) => held.has(id) && nameOf(held.get(id)!) === file.objects[i].name));
         for (const v of viewsWith(fileId)) {
           if (v.derived) {
-            // A use here of an object elsewhere stays until resolution reconciles that object's uses by their lines' text.
-            if (v.fileId === fileId && !held.has(v.objectId)) pending('target', v.objectId);
-            else if (!kept.has(v.objectId)) dropView(v);
+            if (v.fileId === fileId && !held.has(v.objectId)) {
+              pending('target', v.objectId);
+              staying.push(v);
+            } else if (!kept.has(v.objectId)) dropView(v);
+            else if (v.fileId === fileId) staying.push(v);
           } else if (kept.has(v.objectId)) {
             const key = rowKey(v.objectId, v.name, v.kind, v.text);
             (keep.get(key) ?? keep.set(key, []).get(key)!).push(v);
@@ -161,24 +171,41 @@ export function fileWriter(db: DB): FileWriter {
         }
         // Own views of kept objects are matched by their full-text columns below; those left unmatched go then.
         delRefs.run(fileId);
-        for (const id of held.keys()) if (!kept.has(id)) delObject.run(id);
+        for (const [id, key] of heldKeys) if (!kept.has(id)) delObject.run(key);
         updFile.run(file.language, file.hash, file.size, file.mtimeMs, file.lineCount, file.parseErrors, fileId);
         updText.run(packText(file.text), fileId);
+        if (staying.length) {
+          const lines = sourceLines(file.text).lines;
+          const lineOf = derivedLinesByText(lines);
+          for (const v of staying) {
+            if (derivedTextAt(lines, v.kind, v.startLine) === v.text) continue;
+            const line = lineOf(v.kind, v.text);
+            if (line === undefined) dropView(v);
+            else updView.run(line, line, v.id);
+          }
+        }
       }
+      // Store keys in extraction order; a parent extracted after its child gets its key set once it has one.
+      const keys: (number | bigint)[] = [];
+      const late: number[] = [];
       file.objects.forEach((o, i) => {
-        if (kept.has(ids[i])) updObject.run(parentOf(i), o.name, o.startLine, o.endLine, o.startByte, o.endByte, o.signature, o.docstring, ids[i]);
-        else insObject.run(ids[i], fileId, parentOf(i), o.kind, o.name, o.qualifiedName, o.startLine, o.endLine, o.startByte, o.endByte, o.signature, o.docstring);
+        const p = o.parent === null ? null : (keys[o.parent] ?? (late.push(i), null));
+        if (kept.has(ids[i])) {
+          keys[i] = heldKeys.get(ids[i])!;
+          updObject.run(p, o.name, o.startLine, o.endLine, o.startByte, o.endByte, o.signature, o.docstring, keys[i]);
+        } else keys[i] = insObject.run(ids[i], fileId, p, o.kind, o.name, o.qualifiedName, o.startLine, o.endLine, o.startByte, o.endByte, o.signature, o.docstring).lastInsertRowid;
       });
+      for (const i of late) setParent.run(keys[file.objects[i].parent!], keys[i]);
       for (const v of file.views) {
         const o = file.objects[v.object];
         const reuse = keep.get(rowKey(ids[v.object], o.name, v.kind, v.text))?.pop();
         if (reuse) updView.run(v.startLine, v.endLine, reuse.id);
-        else fts.insert(insView.run(ids[v.object], fileId, v.kind, v.startLine, v.endLine).lastInsertRowid, v, { ...o, path: file.path });
+        else fts.insert(insView.run(keys[v.object], fileId, v.kind, v.startLine, v.endLine).lastInsertRowid, v, { ...o, path: file.path });
       }
       for (const left of keep.values()) left.forEach(dropView);
       pending('path', file.path);
       changedNames(held, new Map(file.objects.map((o, i) => [ids[i], resolverKey({ parentId: parentOf(i), kind: o.kind, name: o.name })])));
-      for (const r of file.references) insRef.run(ids[r.source], r.kind, r.name, r.qualifier, r.module, r.alias, r.line);
+      for (const r of file.references) insRef.run(keys[r.source], r.kind, r.name, r.qualifier, r.module, r.alias, r.line);
     },
   };
 }

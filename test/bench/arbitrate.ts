@@ -95,7 +95,7 @@ interface Generator {
 
 function arityDamage(fn: Fn, root: Node, g: Generator, random: () => number): string | null {
   const refs = g.db
-    .prepare("SELECT name, qualifier, target_id AS targetId FROM refs WHERE source_id = ? AND kind = 'call' AND target_id IS NOT NULL")
+    .prepare("SELECT r.name, r.qualifier, t.id AS targetId FROM refs r JOIN objects t ON t.key = r.target WHERE r.source = (SELECT key FROM objects WHERE id = ?) AND r.kind = 'call'")
     .all(fn.id) as { name: string; qualifier: string | null; targetId: string }[];
   const targets = getObjects(g.db, refs.map((r) => r.targetId));
   // A name the function binds itself (a parameter, a local import) is not what the index resolved it to.
@@ -149,7 +149,7 @@ function arityDamage(fn: Fn, root: Node, g: Generator, random: () => number): st
 
 function misspellDamage(fn: Fn, root: Node, g: Generator, random: () => number, fileText: string): string | null {
   const resolved = new Set(
-    (g.db.prepare("SELECT name FROM refs WHERE source_id = ? AND kind = 'call' AND qualifier IS NULL AND target_id IS NOT NULL").pluck().all(fn.id) as string[]),
+    (g.db.prepare("SELECT name FROM refs WHERE source = (SELECT key FROM objects WHERE id = ?) AND kind = 'call' AND qualifier IS NULL AND target IS NOT NULL").pluck().all(fn.id) as string[]),
   );
   const sites = descendants(root, ['call'])
     .map((c) => c.childForFieldName('function'))

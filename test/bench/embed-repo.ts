@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openStore, StoreError, type DB } from '../../indexer/store/open.ts';
+import { viewTexts } from '../../indexer/store/view-texts.ts';
 import { trainRepositoryEmbedder, loadRepositoryEmbedder } from '../../indexer/embed/repo-embedder.ts';
 
 const args = process.argv.slice(2);
@@ -36,13 +37,19 @@ function openForReading(file: string): { db: DB; cleanup: () => void } {
 function objectTexts(file: string): string[] {
   const { db, cleanup } = openForReading(file);
   try {
+    // An object's body view's text (rebuilt from its file's lines), else its signature and docstring.
+    const texts = viewTexts(db);
     const rows = db
       .prepare(
-        `SELECT o.signature, o.docstring, (SELECT v.text FROM views v WHERE v.object_id = o.id AND v.kind = 'body' LIMIT 1) AS body
-         FROM objects o ORDER BY o.id`,
+        `SELECT o.id AS objectId, o.signature, o.docstring, v.file_id AS fileId, v.start_line AS startLine, v.end_line AS endLine
+         FROM objects o LEFT JOIN views v ON v.id = (SELECT b.id FROM views b WHERE b.object = o.key AND b.kind = 'body' LIMIT 1) ORDER BY o.id`,
       )
-      .all() as { signature: string; docstring: string | null; body: string | null }[];
-    return rows.map((r) => r.body ?? `${r.signature}\n${r.docstring ?? ''}`);
+      .all() as { objectId: string; signature: string; docstring: string | null; fileId: number | null; startLine: number; endLine: number }[];
+    return rows.map((r) =>
+      r.fileId === null
+        ? `${r.signature}\n${r.docstring ?? ''}`
+        : texts({ objectId: r.objectId, fileId: r.fileId, kind: 'body', derived: 0, startLine: r.startLine, endLine: r.endLine }),
+    );
   } finally {
     db.close();
     cleanup();

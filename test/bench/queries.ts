@@ -29,7 +29,7 @@ export function drawSymbolInputs(db: ReturnType<typeof openStore>, n: number): S
   const qualified = objects.filter((o) => o.q.includes('.'));
   const parts = objects.filter((o) => /[a-z]_[a-z]|[a-z][A-Z]/.test(o.name)).map((o) => o.name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_+/g, ' ').trim().split(' ').reverse().join(' '));
   const names = [...pick(objects.map((o) => o.name), third), ...pick(qualified.map((o) => o.q), third), ...pick(parts, third)];
-  const referenced = db.prepare('SELECT DISTINCT target_id FROM refs WHERE target_id IS NOT NULL ORDER BY target_id').pluck().all() as string[];
+  const referenced = db.prepare('SELECT DISTINCT t.id FROM refs r JOIN objects t ON t.key = r.target ORDER BY t.id').pluck().all() as string[];
   const files = db.prepare("SELECT path, line_count AS lines FROM files WHERE language <> 'text' ORDER BY path").all() as { path: string; lines: number }[];
   const windows = pick(files, n).map((f, i) => {
     const startLine = 1 + ((i * 37) % Math.max(1, f.lines - 40));

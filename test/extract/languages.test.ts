@@ -302,8 +302,8 @@ function resolvedRefs(db: DB): RefRow[] {
   return db
     .prepare(
       `SELECT r.kind, r.name, r.module, s.qualified_name AS source, sf.path AS path, t.qualified_name AS target, tf.path AS targetPath
-       FROM refs r JOIN objects s ON s.id = r.source_id JOIN files sf ON sf.id = s.file_id
-       LEFT JOIN objects t ON t.id = r.target_id LEFT JOIN files tf ON tf.id = t.file_id`,
+       FROM refs r JOIN objects s ON s.key = r.source JOIN files sf ON sf.id = s.file_id
+       LEFT JOIN objects t ON t.key = r.target LEFT JOIN files tf ON tf.id = t.file_id`,
     )
     .all() as RefRow[];
 }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { indexRepository } from '../../indexer/index-repository.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
+import { viewTexts, type StoredView } from '../../indexer/store/view-texts.ts';
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 export const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
@@ -93,24 +94,47 @@ export function dumpIndex(db: DB): Record<string, unknown[]> {
     texts: db.prepare('SELECT f.path, t.text FROM file_texts t JOIN files f ON f.id = t.file_id ORDER BY f.path').all(),
     objects: db
       .prepare(
-        `SELECT o.id, f.path, o.parent_id, o.kind, o.name, o.qualified_name, o.start_line, o.end_line, o.start_byte, o.end_byte, o.signature, o.docstring
+        `SELECT o.id, f.path, (SELECT p.id FROM objects p WHERE p.key = o.parent) AS parent_id, o.kind, o.name, o.qualified_name, o.start_line, o.end_line, o.start_byte, o.end_byte, o.signature, o.docstring
          FROM objects o JOIN files f ON f.id = o.file_id ORDER BY o.id`,
       )
       .all(),
-    views: db
-      .prepare(
-        `SELECT v.object_id, f.path, v.kind, v.derived, v.start_line, v.end_line, v.text
-         FROM views v JOIN files f ON f.id = v.file_id ORDER BY v.object_id, f.path, v.kind, v.start_line, v.text`,
-      )
-      .all(),
+    views: dumpViews(db),
     refs: db
       .prepare(
-        `SELECT r.source_id, r.kind, r.name, r.qualifier, r.module, r.alias, r.line, r.target_id
-         FROM refs r ORDER BY r.source_id, r.kind, r.name, r.line, r.qualifier, r.module, r.alias`,
+        `SELECT s.id AS source_id, r.kind, r.name, r.qualifier, r.module, r.alias, r.line, t.id AS target_id
+         FROM refs r JOIN objects s ON s.key = r.source LEFT JOIN objects t ON t.key = r.target
+         ORDER BY s.id, r.kind, r.name, r.line, r.qualifier, r.module, r.alias`,
       )
       .all(),
     fts: db.prepare('SELECT count(*) AS n FROM views_fts').all(),
   };
+}
+
+/** A fresh in-process index of the tree as it is now, built in a throwaway folder, dumped (`dumpIndex`). */
+export async function freshDump(repo: string): Promise<Record<string, unknown[]>> {
+  const dir = tempDir('allot-fresh-');
+  const db = openStore(path.join(dir, 'fresh.db'));
+  try {
+    await indexRepository({ repo, db, workers: 0 });
+    return dumpIndex(db);
+  } finally {
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Every view with its text as the store rebuilds it, in a fixed order. */
+function dumpViews(db: DB): unknown[] {
+  const texts = viewTexts(db);
+  const rows = db
+    .prepare(
+      `SELECT o.id AS objectId, v.file_id AS fileId, f.path, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine
+       FROM views v JOIN objects o ON o.key = v.object JOIN files f ON f.id = v.file_id`,
+    )
+    .all() as (StoredView & { path: string })[];
+  const out = rows.map((v) => ({ object_id: v.objectId, path: v.path, kind: v.kind, derived: v.derived, start_line: v.startLine, end_line: v.endLine, text: texts(v) }));
+  const key = (v: (typeof out)[number]) => [v.object_id, v.path, v.kind, String(v.start_line).padStart(9, '0'), v.text].join('\0');
+  return out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
 /** Consistency checks every index must pass, whatever happened to it. */
@@ -121,14 +145,14 @@ export function checkConsistency(db: DB): string[] {
   const fk = db.pragma('foreign_key_check') as unknown[];
   if (fk.length) problems.push(`foreign_key_check: ${fk.length} rows`);
   const one = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
-  const orphanViews = one('SELECT count(*) AS n FROM views v LEFT JOIN objects o ON o.id = v.object_id WHERE o.id IS NULL');
+  const orphanViews = one('SELECT count(*) AS n FROM views v LEFT JOIN objects o ON o.key = v.object WHERE o.key IS NULL');
   if (orphanViews) problems.push(`${orphanViews} orphan views`);
   const views = one('SELECT count(*) AS n FROM views');
   const fts = one('SELECT count(*) AS n FROM views_fts');
   if (views !== fts) problems.push(`views ${views} != fts rows ${fts}`);
-  const orphanRefs = one('SELECT count(*) AS n FROM refs r LEFT JOIN objects o ON o.id = r.source_id WHERE o.id IS NULL');
+  const orphanRefs = one('SELECT count(*) AS n FROM refs r LEFT JOIN objects o ON o.key = r.source WHERE o.key IS NULL');
   if (orphanRefs) problems.push(`${orphanRefs} orphan references`);
-  const dangling = one('SELECT count(*) AS n FROM refs r LEFT JOIN objects o ON o.id = r.target_id WHERE r.target_id IS NOT NULL AND o.id IS NULL');
+  const dangling = one('SELECT count(*) AS n FROM refs r LEFT JOIN objects o ON o.key = r.target WHERE r.target IS NOT NULL AND o.key IS NULL');
   if (dangling) problems.push(`${dangling} references to missing targets`);
   const noText = one('SELECT count(*) AS n FROM files f LEFT JOIN file_texts t ON t.file_id = f.id WHERE t.file_id IS NULL');
   if (noText) problems.push(`${noText} files without text`);

@@ -10,6 +10,8 @@ import { cacheStats } from '../../indexer/store/extraction-cache.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
 import { warmResolver } from '../../indexer/store/resolution.ts';
 import { getGeneration } from '../../indexer/store/write.ts';
+import { viewTexts } from '../../indexer/store/view-texts.ts';
+import type { ViewKind } from '../../indexer/types.ts';
 import { branchEdit, branchingPackage, commitBranch, editBody, type Tree } from '../helpers/branches.ts';
 import { bm25Fingerprint } from '../helpers/random-edits.ts';
 import { checkConsistency, dumpIndex, git, PROJECT, scratchDirs } from '../helpers/repo.ts';
@@ -93,7 +95,7 @@ describe('branch switches', () => {
     git(repo, 'checkout', '-q', 'b');
     const s = await indexRepository({ repo, db, workers: 0 });
     expect(s).toMatchObject({ parsed: 0, restored: 1, removed: 1 });
-    const module = db.prepare("SELECT o.qualified_name FROM objects o JOIN files f ON f.id = o.file_id WHERE f.path = 'pkg/sub/renamed.py' AND o.parent_id IS NULL").pluck().get();
+    const module = db.prepare("SELECT o.qualified_name FROM objects o JOIN files f ON f.id = o.file_id WHERE f.path = 'pkg/sub/renamed.py' AND o.parent IS NULL").pluck().get();
     expect(module).toBe('pkg.sub.renamed');
     await expectFresh(db, repo);
     db.close();
@@ -108,10 +110,14 @@ describe('branch switches', () => {
     git(repo, 'checkout', '-q', 'a');
     const db = openStore(path.join(repo, '.allot/index.db'));
     await indexRepository({ repo, db, workers: 0 });
-    const uses = () =>
-      db
-        .prepare("SELECT v.id, v.kind, v.start_line AS line, v.text FROM views v JOIN files f ON f.id = v.file_id WHERE v.derived = 1 AND f.path = 'pkg/use.py' ORDER BY v.start_line")
-        .all() as { id: number; kind: string; line: number; text: string }[];
+    // A derived view's text is rebuilt from its line, as the store reads it back.
+    const uses = () => {
+      const texts = viewTexts(db);
+      const rows = db
+        .prepare("SELECT v.id, o.id AS objectId, v.file_id AS fileId, v.kind, v.start_line AS line FROM views v JOIN objects o ON o.key = v.object JOIN files f ON f.id = v.file_id WHERE v.derived = 1 AND f.path = 'pkg/use.py' ORDER BY v.start_line")
+        .all() as { id: number; objectId: string; fileId: number; kind: ViewKind; line: number }[];
+      return rows.map(({ id, kind, line, ...v }) => ({ id, kind, line, text: texts({ ...v, kind, derived: 1, startLine: line, endLine: line }) }));
+    };
     const before = uses();
     expect(before.map((v) => [v.kind, v.line, v.text])).toEqual([['import', 1, 'from pkg.tools import helper'], ['callsite', 5, 'return helper(y)']]);
 
@@ -195,7 +201,7 @@ describe('branch switches', () => {
     await indexRepository({ repo, db, workers: 0 });
     git(repo, 'checkout', '-q', 'c');
     const near = await indexRepository({ repo, db, workers: 0 });
-    const theirs = db.prepare(`SELECT count(*) FROM refs r JOIN objects o ON o.id = r.source_id JOIN files f ON f.id = o.file_id WHERE f.path IN (?, ?)`).pluck().get(...edited);
+    const theirs = db.prepare(`SELECT count(*) FROM refs r JOIN objects o ON o.key = r.source JOIN files f ON f.id = o.file_id WHERE f.path IN (?, ?)`).pluck().get(...edited);
     expect(near).toMatchObject({ parsed: 0, restored: 2, resolution: { mode: 'changes', visited: theirs } });
     expect(near.resolution!.visited).toBeLessThan(near.references / 10);
     await expectFresh(db, repo);

@@ -4,21 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { indexRepository } from '../../indexer/index-repository.ts';
 import { openStore } from '../../indexer/store/open.ts';
 import { findObjectsByName } from '../../indexer/store/read.ts';
-import { checkConsistency, copyFixture, dumpIndex, tempDir, writeTree } from '../helpers/repo.ts';
+import { checkConsistency, copyFixture, dumpIndex, freshDump, tempDir, writeTree } from '../helpers/repo.ts';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-/** Indexes `repo` from scratch into a throwaway database and dumps it. */
-async function freshDump(repo: string) {
-  const dbDir = tempDir();
-  dirs.push(dbDir);
-  const db = openStore(path.join(dbDir, 'fresh.db'));
-  await indexRepository({ repo, db, workers: 0 });
-  const dump = dumpIndex(db);
-  db.close();
-  return dump;
-}
 
 describe('incremental indexing', () => {
   it('equals a fresh index after edits, additions, renames and deletions', async () => {

@@ -70,8 +70,8 @@ describe('PSR-4 in a real index', () => {
     return db
       .prepare(
         `SELECT r.kind, tf.path AS targetPath, t.qualified_name AS target FROM refs r
-         JOIN objects s ON s.id = r.source_id JOIN files sf ON sf.id = s.file_id
-         LEFT JOIN objects t ON t.id = r.target_id LEFT JOIN files tf ON tf.id = t.file_id
+         JOIN objects s ON s.key = r.source JOIN files sf ON sf.id = s.file_id
+         LEFT JOIN objects t ON t.key = r.target LEFT JOIN files tf ON tf.id = t.file_id
          WHERE sf.path = 'src/Http/Checkout.php' AND (r.kind = 'import' OR r.name = 'make') ORDER BY r.kind DESC`,
       )
       .all();
