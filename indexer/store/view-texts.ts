@@ -18,18 +18,21 @@ export interface StoredView {
 const NO_OBJECT: ViewTextObject = { kind: 'function', startLine: 0, endLine: 0, signature: '', docstring: null };
 
 /**
- * Where each derived-view text is found in a file's lines: the first line (1-based) whose use would have that
- * text, for a view of `kind`. Built on first use.
+ * Where each derived-view text is found among `candidates` (1-based lines of `lines`, ascending): the lines whose
+ * use would have that text, for a view of `kind`, in line order. Built on first use.
  */
-export function derivedLinesByText(lines: readonly string[]): (kind: ViewKind, text: string) => number | undefined {
-  const byKind = new Map<ViewKind, Map<string, number>>();
+export function derivedLinesByText(lines: readonly string[], candidates: readonly number[]): (kind: ViewKind, text: string) => readonly number[] {
+  const byKind = new Map<ViewKind, Map<string, number[]>>();
   return (kind, text) => {
     let at = byKind.get(kind);
     if (!at) {
       byKind.set(kind, (at = new Map()));
-      for (let line = lines.length; line >= 1; line--) at.set(viewText({ kind, startLine: line, endLine: line }, lines, NO_OBJECT), line);
+      for (const line of candidates) {
+        const t = derivedTextAt(lines, kind, line);
+        (at.get(t) ?? at.set(t, []).get(t)!).push(line);
+      }
     }
-    return at.get(text);
+    return at.get(text) ?? [];
   };
 }
 

@@ -175,13 +175,19 @@ export function fileWriter(db: DB): FileWriter {
         updFile.run(file.language, file.hash, file.size, file.mtimeMs, file.lineCount, file.parseErrors, fileId);
         updText.run(packText(file.text), fileId);
         if (staying.length) {
+          // Only a line that holds a reference can hold a use after resolution: the row goes to the next such line
+          // of its text (a use of its object there is the likely one), or goes now.
           const lines = sourceLines(file.text).lines;
-          const lineOf = derivedLinesByText(lines);
-          for (const v of staying) {
+          const linesOf = derivedLinesByText(lines, [...new Set(file.references.map((r) => r.line))].sort((x, y) => x - y));
+          const taken = new Map<string, number>();
+          for (const v of staying.sort((x, y) => x.startLine - y.startLine)) {
             if (derivedTextAt(lines, v.kind, v.startLine) === v.text) continue;
-            const line = lineOf(v.kind, v.text);
-            if (line === undefined) dropView(v);
-            else updView.run(line, line, v.id);
+            const at = linesOf(v.kind, v.text);
+            const key = rowKey(v.objectId, '', v.kind, v.text);
+            const i = taken.get(key) ?? 0;
+            taken.set(key, i + 1);
+            if (!at.length) dropView(v);
+            else updView.run(at[Math.min(i, at.length - 1)], at[Math.min(i, at.length - 1)], v.id);
           }
         }
       }
