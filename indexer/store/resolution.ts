@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { isTestPath } from '../paths.ts';
 import type { ResolverObject, ResolverReference } from '../resolve/resolve.ts';
 import { bindImports, emptyResolverFiles, replaceResolverFiles, type ResolverFiles } from '../resolve/resolver-files.ts';
-import type { ViewKind } from '../types.ts';
+import type { Language, ViewKind } from '../types.ts';
 import { changedSince } from './changes.ts';
 import { ftsRows, type FtsObject } from './fts.ts';
 import { isComposerJson, moduleRoots } from './module-roots.ts';
@@ -36,6 +36,66 @@ interface DerivedRow {
 
 /** `targetId` is the public id of the target, `targetKey` the key the row holds (a target that went leaves a key no object has). */
 type StoredRef = ResolverReference & { targetId: string | null; targetKey: number | null; fileId: number; line: number };
+
+/** Identifies a derived view by its object, the file it lives in, its kind and its line (or its text). */
+const derivedKey = (objectId: string, fileId: number, kind: string, at: number | string) => `${objectId}\0${fileId}\0${kind}\0${at}`;
+
+/** Each file's place in path order (SQLite's, so the byte order of the paths). */
+function fileRanks(db: DB): Map<number, number> {
+  return new Map((db.prepare('SELECT id FROM files ORDER BY path').pluck().all() as number[]).map((id, i) => [id, i]));
+}
+
+/**
+ * Rule (derived views): each (object, view kind) keeps its first DERIVED_PER_KIND distinct uses by path and line.
+ * Uses may come in any order: each kind's list is kept sorted and bounded as they arrive.
+ */
+function derivedSelection(rank: Map<number, number>) {
+  let lists = new Map<string, DerivedRow[]>();
+  const testPath = new Map<string, boolean>();
+  const before = (a: DerivedRow, b: DerivedRow) => {
+    const ra = rank.get(a.fileId)!;
+    const rb = rank.get(b.fileId)!;
+    return ra < rb || (ra === rb && a.line < b.line);
+  };
+  return {
+    want(r: { kind: string; path: string; fileId: number; line: number }, target: string): void {
+      let test = testPath.get(r.path);
+      if (test === undefined) testPath.set(r.path, (test = isTestPath(r.path)));
+      const kind: ViewKind = r.kind === 'import' ? 'import' : test ? 'testref' : 'callsite';
+      const row: DerivedRow = { objectId: target, fileId: r.fileId, kind, line: r.line };
+      const key = `${target}\0${kind}`;
+      const list = lists.get(key);
+      if (!list) return void lists.set(key, [row]);
+      let i = list.length;
+      while (i > 0 && before(row, list[i - 1])) i--;
+      if (i >= DERIVED_PER_KIND || (i > 0 && list[i - 1].fileId === row.fileId && list[i - 1].line === row.line)) return;
+      list.splice(i, 0, row);
+      if (list.length > DERIVED_PER_KIND) list.pop();
+    },
+    /** The views selected so far, by `derivedKey`; the selection starts again empty. */
+    take(): Map<string, DerivedRow> {
+      const out = new Map<string, DerivedRow>();
+      for (const list of lists.values()) for (const w of list) out.set(derivedKey(w.objectId, w.fileId, w.kind, w.line), w);
+      lists = new Map();
+      return out;
+    },
+  };
+}
+
+/** Every stored reference with its file, read without joins or sorting (a whole pass does not depend on order). */
+function* allReferences(db: DB): Generator<StoredRef> {
+  const files = new Map((db.prepare('SELECT id, path, language FROM files').raw().all() as [number, string, Language][]).map(([id, path, language]) => [id, { path, language }]));
+  const objects = new Map((db.prepare('SELECT key, id, file_id FROM objects').raw().all() as [number, string, number][]).map(([key, id, fileId]) => [key, { id, fileId }]));
+  const rows = db.prepare('SELECT id, source, kind, name, qualifier, module, alias, line, target FROM refs').raw().iterate() as IterableIterator<
+    [number, number, ResolverReference['kind'], string, string | null, string | null, string | null, number, number | null]
+  >;
+  for (const [id, source, kind, name, qualifier, module, alias, line, targetKey] of rows) {
+    const { id: sourceId, fileId } = objects.get(source)!;
+    const { path, language } = files.get(fileId)!;
+    const targetId = targetKey === null ? null : (objects.get(targetKey)?.id ?? null);
+    yield { id, sourceId, path, language, kind, name, qualifier, module, alias, targetId, targetKey, fileId, line };
+  }
+}
 
 /**
  * The resolver the writer's connection keeps between passes, following the change log: a daemon's pass after a
@@ -192,27 +252,14 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
     if (target) moved.add(target);
   };
 
-  // Derived views of a whole pass: references stream through in order, imports first; only the views to keep are held.
-  const wanted = new Map<string, DerivedRow>();
-  const perKind = new Map<string, number>();
-  const want = (r: { kind: string; path: string; fileId: number; line: number }, target: string) => {
-    const kind: ViewKind = r.kind === 'import' ? 'import' : isTestPath(r.path) ? 'testref' : 'callsite';
-    const key = `${target}\0${r.fileId}\0${kind}\0${r.line}`;
-    if (wanted.has(key)) return;
-    const n = perKind.get(`${target}\0${kind}`) ?? 0;
-    if (n >= DERIVED_PER_KIND) return;
-    perKind.set(`${target}\0${kind}`, n + 1);
-    wanted.set(key, { objectId: target, fileId: r.fileId, kind, line: r.line });
-  };
-
+  // Derived views: each (target, view kind) keeps its first uses by path and line, whatever order references come in.
+  const rank = fileRanks(db);
+  const selection = derivedSelection(rank);
+  const want = selection.want;
   if (full) {
-    for (const r of db.prepare(`SELECT ${refColumns} FROM ${refsFrom} WHERE r.kind = 'import' ORDER BY f.path, r.line, r.id`).iterate() as IterableIterator<StoredRef>) {
-      const target = importTarget.get(r.id) ?? null;
-      settle(r, target);
-      if (target) want(r, target);
-    }
-    for (const r of db.prepare(`SELECT ${refColumns} FROM ${refsFrom} WHERE r.kind <> 'import' ORDER BY f.path, r.line, r.id`).iterate() as IterableIterator<StoredRef>) {
-      const target = rf.resolver.resolve(r) ?? null;
+    // Every reference, read without joins or sorting (the selection does not depend on order).
+    for (const r of allReferences(db)) {
+      const target = (r.kind === 'import' ? importTarget.get(r.id) : rf.resolver.resolve(r)) ?? null;
       settle(r, target);
       if (target) want(r, target);
     }
@@ -259,24 +306,56 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
   type ExistingView = { id: number; objectId: string; fileId: number; kind: ViewKind; line: number };
   const existingColumns = 'v.id, o.id AS objectId, v.file_id AS fileId, v.kind, v.start_line AS line';
   const derivedFrom = 'views v JOIN objects o ON o.key = v.object';
-  /** Makes the derived views of `existing` (all of them, or one object's) those `wanted` holds for them. */
+  const moveView = db.prepare('UPDATE views SET start_line = ?, end_line = ? WHERE id = ?');
+  /** Files written since the last pass: the lines of their uses may have moved. */
+  const fileIdOf = db.prepare('SELECT id FROM files WHERE path = ?').pluck();
+  const rewritten = new Set([...pending.paths].map((p) => fileIdOf.get(p) as number | undefined).filter((id) => id !== undefined));
+  const drop = (v: ExistingView) => {
+    fts.delete(v.id, { kind: v.kind, text: derivedText(v) }, objectOf.get(v.objectId) as FtsObject);
+    delView.run(v.id);
+  };
+  /**
+   * Makes the derived views of `existing` (all of them, or one object's) those selected for them. A stored derived
+   * view's line always has the text its full-text row was made of (a file's write keeps a use in it only on a line
+   * of the same text, write.ts), so an equal key means an equal row. In a rewritten file a use not selected on its
+   * line takes the place of a selected one on a line of the same text (only its line numbers are updated): a
+   * full-text row depends on the text alone, so a switch that shifts lines costs no full-text work for uses that stayed.
+   */
   const reconcile = (existing: Iterable<ExistingView>) => {
+    const wanted = selection.take();
+    const left: ExistingView[] = [];
     for (const v of existing) {
-      const key = `${v.objectId}\0${v.fileId}\0${v.kind}\0${v.line}`;
-      // A file's rows are rewritten (new file id) whenever its text changes, so an equal key means an equal line.
-      if (wanted.has(key)) wanted.delete(key);
-      else {
-        fts.delete(v.id, { kind: v.kind, text: derivedText(v) }, objectOf.get(v.objectId) as FtsObject);
-        delView.run(v.id);
+      if (wanted.delete(derivedKey(v.objectId, v.fileId, v.kind, v.line))) continue;
+      if (rewritten.has(v.fileId)) left.push(v);
+      else drop(v);
+    }
+    const textOf = new Map<string, string>();
+    if (left.length) {
+      const byText = new Map<string, string[]>();
+      for (const [key, w] of wanted) {
+        if (!rewritten.has(w.fileId)) continue;
+        const text = derivedText(w);
+        textOf.set(key, text);
+        if (!text) continue;
+        const tk = derivedKey(w.objectId, w.fileId, w.kind, text);
+        (byText.get(tk) ?? byText.set(tk, []).get(tk)!).push(key);
+      }
+      for (const v of left) {
+        const key = byText.get(derivedKey(v.objectId, v.fileId, v.kind, derivedText(v)))?.shift();
+        if (key === undefined) drop(v);
+        else {
+          const w = wanted.get(key)!;
+          moveView.run(w.line, w.line, v.id);
+          wanted.delete(key);
+        }
       }
     }
-    for (const w of wanted.values()) {
-      const text = derivedText(w);
+    for (const [key, w] of wanted) {
+      const text = textOf.get(key) ?? derivedText(w);
       if (!text) continue;
       const id = insView.run(w.objectId, w.fileId, w.kind, w.line, w.line).lastInsertRowid;
       fts.insert(id, { kind: w.kind, text }, objectOf.get(w.objectId) as FtsObject);
     }
-    wanted.clear();
   };
 
   db.transaction(() => {
@@ -293,7 +372,6 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
       const exists = db.prepare('SELECT 1 FROM objects WHERE id = ?').pluck();
       for (const target of [...targets].sort()) {
         if (!exists.get(target)) continue;
-        perKind.clear();
         for (const r of uses.iterate(target) as IterableIterator<{ kind: string; path: string; fileId: number; line: number }>) want(r, target);
         reconcile(derivedOf.all(target) as ExistingView[]);
       }

@@ -17,13 +17,36 @@ export interface StoredView {
 /** A derived view's text is its line: it depends on no object. */
 const NO_OBJECT: ViewTextObject = { kind: 'function', startLine: 0, endLine: 0, signature: '', docstring: null };
 
+/**
+ * Where each derived-view text is found among `candidates` (1-based lines of `lines`, ascending): the lines whose
+ * use would have that text, for a view of `kind`, in line order. Built on first use.
+ */
+export function derivedLinesByText(lines: readonly string[], candidates: readonly number[]): (kind: ViewKind, text: string) => readonly number[] {
+  const byKind = new Map<ViewKind, Map<string, number[]>>();
+  return (kind, text) => {
+    let at = byKind.get(kind);
+    if (!at) {
+      byKind.set(kind, (at = new Map()));
+      for (const line of candidates) {
+        const t = derivedTextAt(lines, kind, line);
+        (at.get(t) ?? at.set(t, []).get(t)!).push(line);
+      }
+    }
+    return at.get(text) ?? [];
+  };
+}
+
+/** The text of a derived view of `kind` on `line` of `lines`. */
+export const derivedTextAt = (lines: readonly string[], kind: ViewKind, line: number): string =>
+  viewText({ kind, startLine: line, endLine: line }, lines, NO_OBJECT);
+
 type FileObjects = Map<string, ViewTextObject & { children: [number, number][] }>;
 
 /**
  * The texts of stored views, rebuilt by the rule extraction used (extract/view-text.ts) from the lines of the file
  * each lives in: an own view from its object too, a derived view (call site, import, test reference) from its one
- * line. A view's file never changes while the view exists (a file's rewrite drops the derived views living in it,
- * with the old text), so this is always the text its full-text row was inserted with. Each file's text, and its
+ * line. A view's file never changes while the view exists, and a file's rewrite keeps a derived view living in it
+ * only on a line of the same text (write.ts), so this is always the text its full-text row was inserted with. Each file's text, and its
  * objects for own views, are read once, on the first view that needs them.
  */
 export function viewTexts(db: DB): (view: StoredView) => string {
@@ -47,7 +70,7 @@ export function viewTexts(db: DB): (view: StoredView) => string {
   };
   return (view) => {
     const f = file(view.fileId);
-    if (view.derived) return viewText(view, f.lines, NO_OBJECT);
+    if (view.derived) return derivedTextAt(f.lines, view.kind, view.startLine);
     const object = (f.objects ??= objects(view.fileId)).get(view.objectId);
     return object ? viewText(view, f.lines, object, object.children) : '';
   };

@@ -4,7 +4,8 @@ import { recordChanges } from './changes.ts';
 import { packText } from './file-text.ts';
 import { ftsRows, type FtsRows } from './fts.ts';
 import { prepared, type DB } from './open.ts';
-import { viewTexts, type StoredView } from './view-texts.ts';
+import { sourceLines } from '../extract/source.ts';
+import { derivedLinesByText, derivedTextAt, viewTexts, type StoredView } from './view-texts.ts';
 
 /**
  * The stable id of a canonical object: a hash of (normalised path, qualified
@@ -56,8 +57,10 @@ const rowKey = (objectId: string, name: string, kind: string, text: string) => `
  * Writes files' rows. A file written again keeps its row, the rows of objects it still has (same id) and the view
  * rows whose full-text columns would be the same (same object, kind and text: only their lines are updated), so a
  * file's rewrite costs what changed in it, not the whole file. What it no longer has is deleted, full-text rows
- * first (views whose text lives in the file, and views of its removed objects that live elsewhere). A use of
- * another object that lived in the file (a derived view) always goes, its text being a line of the old text. Every
+ * first (views whose text lives in the file, and views of its removed objects that live elsewhere). A use living in
+ * the file (a derived view) of an object that stays keeps its row if the new text has a line of the same text: it
+ * is moved there (a line of its old text would do as well as any) until resolution reconciles that object's uses,
+ * keeping rows by that text wherever the uses' lines moved (resolution.ts); else it goes. Every
  * write records what resolution must look at again: the path, the names of objects that came, went or changed
  * (as the resolver sees them), and the objects whose derived views went.
  */
@@ -145,6 +148,8 @@ export function fileWriter(db: DB): FileWriter {
       const { held, keys: heldKeys } = fileId === undefined ? { held: new Map<string, string>(), keys: new Map<string, number>() } : heldBy(fileId);
       const keep = new Map<string, (IndexedView & { text: string })[]>();
       let kept = new Set<string>();
+      /** Uses living in the file that stay if the new text has their line's text. */
+      const staying: (IndexedView & { text: string })[] = [];
       if (fileId === undefined) {
         fileId = Number(insFile.run(file.path, file.language, file.hash, file.size, file.mtimeMs, file.lineCount, file.parseErrors).lastInsertRowid);
         insText.run(fileId, packText(file.text));
@@ -154,10 +159,11 @@ export function fileWriter(db: DB): FileWriter {
         kept = new Set(ids.filter((id, i) => held.has(id) && nameOf(held.get(id)!) === file.objects[i].name));
         for (const v of viewsWith(fileId)) {
           if (v.derived) {
-            if (v.fileId === fileId) {
-              if (!held.has(v.objectId)) pending('target', v.objectId);
-              dropView(v);
+            if (v.fileId === fileId && !held.has(v.objectId)) {
+              pending('target', v.objectId);
+              staying.push(v);
             } else if (!kept.has(v.objectId)) dropView(v);
+            else if (v.fileId === fileId) staying.push(v);
           } else if (kept.has(v.objectId)) {
             const key = rowKey(v.objectId, v.name, v.kind, v.text);
             (keep.get(key) ?? keep.set(key, []).get(key)!).push(v);
@@ -168,6 +174,22 @@ export function fileWriter(db: DB): FileWriter {
         for (const [id, key] of heldKeys) if (!kept.has(id)) delObject.run(key);
         updFile.run(file.language, file.hash, file.size, file.mtimeMs, file.lineCount, file.parseErrors, fileId);
         updText.run(packText(file.text), fileId);
+        if (staying.length) {
+          // Only a line that holds a reference can hold a use after resolution: the row goes to the next such line
+          // of its text (a use of its object there is the likely one), or goes now.
+          const lines = sourceLines(file.text).lines;
+          const linesOf = derivedLinesByText(lines, [...new Set(file.references.map((r) => r.line))].sort((x, y) => x - y));
+          const taken = new Map<string, number>();
+          for (const v of staying.sort((x, y) => x.startLine - y.startLine)) {
+            if (derivedTextAt(lines, v.kind, v.startLine) === v.text) continue;
+            const at = linesOf(v.kind, v.text);
+            const key = rowKey(v.objectId, '', v.kind, v.text);
+            const i = taken.get(key) ?? 0;
+            taken.set(key, i + 1);
+            if (!at.length) dropView(v);
+            else updView.run(at[Math.min(i, at.length - 1)], at[Math.min(i, at.length - 1)], v.id);
+          }
+        }
       }
       // Store keys in extraction order; a parent extracted after its child gets its key set once it has one.
       const keys: (number | bigint)[] = [];

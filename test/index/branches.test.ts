@@ -10,6 +10,8 @@ import { cacheStats } from '../../indexer/store/extraction-cache.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
 import { warmResolver } from '../../indexer/store/resolution.ts';
 import { getGeneration } from '../../indexer/store/write.ts';
+import { viewTexts } from '../../indexer/store/view-texts.ts';
+import type { ViewKind } from '../../indexer/types.ts';
 import { branchEdit, branchingPackage, commitBranch, editBody, type Tree } from '../helpers/branches.ts';
 import { bm25Fingerprint } from '../helpers/random-edits.ts';
 import { checkConsistency, dumpIndex, git, PROJECT, scratchDirs } from '../helpers/repo.ts';
@@ -95,6 +97,42 @@ describe('branch switches', () => {
     expect(s).toMatchObject({ parsed: 0, restored: 1, removed: 1 });
     const module = db.prepare("SELECT o.qualified_name FROM objects o JOIN files f ON f.id = o.file_id WHERE f.path = 'pkg/sub/renamed.py' AND o.parent IS NULL").pluck().get();
     expect(module).toBe('pkg.sub.renamed');
+    await expectFresh(db, repo);
+    db.close();
+  });
+
+  it('keeps the rows of uses whose lines moved in a rewritten file, with their lines updated', async () => {
+    const repo = newRepo();
+    const use = 'from pkg.tools import helper\n\n\ndef run(y):\n    return helper(y)\n';
+    const a: Tree = { 'pkg/__init__.py': '', 'pkg/tools.py': 'def helper(x):\n    return x + 1\n', 'pkg/use.py': use };
+    commitBranch(repo, 'a', a);
+    commitBranch(repo, 'b', { ...a, 'pkg/use.py': `# two lines\n# above\n${use}\n\ndef other():\n    return helper(2)\n` });
+    git(repo, 'checkout', '-q', 'a');
+    const db = openStore(path.join(repo, '.allot/index.db'));
+    await indexRepository({ repo, db, workers: 0 });
+    // A derived view's text is rebuilt from its line, as the store reads it back.
+    const uses = () => {
+      const texts = viewTexts(db);
+      const rows = db
+        .prepare("SELECT v.id, o.id AS objectId, v.file_id AS fileId, v.kind, v.start_line AS line FROM views v JOIN objects o ON o.key = v.object JOIN files f ON f.id = v.file_id WHERE v.derived = 1 AND f.path = 'pkg/use.py' ORDER BY v.start_line")
+        .all() as { id: number; objectId: string; fileId: number; kind: ViewKind; line: number }[];
+      return rows.map(({ id, kind, line, ...v }) => ({ id, kind, line, text: texts({ ...v, kind, derived: 1, startLine: line, endLine: line }) }));
+    };
+    const before = uses();
+    expect(before.map((v) => [v.kind, v.line, v.text])).toEqual([['import', 1, 'from pkg.tools import helper'], ['callsite', 5, 'return helper(y)']]);
+
+    git(repo, 'checkout', '-q', 'b');
+    await indexRepository({ repo, db, workers: 0 });
+    const after = uses();
+    // The two uses that moved keep their rows, two lines down; the new call is a new row.
+    expect(after.slice(0, 2)).toEqual(before.map((v) => ({ ...v, line: v.line + 2 })));
+    expect(after.slice(2).map((v) => [v.kind, v.line, v.text])).toEqual([['callsite', 11, 'return helper(2)']]);
+    expect(before.map((v) => v.id)).not.toContain(after[2].id);
+    await expectFresh(db, repo);
+
+    git(repo, 'checkout', '-q', 'a');
+    await indexRepository({ repo, db, workers: 0 });
+    expect(uses()).toEqual(before);
     await expectFresh(db, repo);
     db.close();
   });
