@@ -34,7 +34,7 @@ const MAX_DEFINITIONS_PER_NAME = 3;
 /** Members of one receiver the query may call next, at most (the closest by name). */
 const MEMBERS_PER_RECEIVER = 6;
 /** Object kinds a receiver may stand for (members are called through them). */
-const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'impl']);
+const TYPE_KINDS: ReadonlySet<string> = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'type']);
 const NOISE = new Set(['self', 'this', 'cls', 'super', 'return', 'import', 'from', 'def', 'class', 'function', 'const', 'let', 'var', 'new', 'true', 'false', 'none', 'null', 'undefined', 'async', 'await', 'public', 'private', 'static', 'void', 'int', 'str', 'string', 'number', 'bool', 'boolean', 'list', 'dict', 'type', 'value', 'data', 'result', 'name', 'args', 'kwargs']);
 
 interface Seed {
@@ -155,14 +155,17 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
 function seedAffinity(s: Structure, seeds: Map<string, Seed>, reading: QueryReading): Map<string, number> {
   const out = new Map<string, number>();
   if (!reading.recentParts.size) return out;
-  for (const id of seeds.keys()) if (splitIdentifier(s.objects.get(id)!.name).length) out.set(id, nameAffinity(s.objects.get(id)!.name, reading.recentParts));
+  for (const id of seeds.keys()) {
+    const a = nameAffinity(s.objects.get(id)!.name, reading.recentParts);
+    if (a !== null) out.set(id, a);
+  }
   return out;
 }
 
-/** The share of a name's parts among the query's recent identifier parts (each weighted by closeness to the end). */
-function nameAffinity(name: string, recentParts: ReadonlyMap<string, number>): number {
+/** The share of a name's parts among the query's recent identifier parts (each weighted by closeness to the end); null for a name without parts. */
+function nameAffinity(name: string, recentParts: ReadonlyMap<string, number>): number | null {
   const parts = splitIdentifier(name);
-  if (!parts.length) return 0;
+  if (!parts.length) return null;
   let hit = 0;
   for (const p of parts) hit += recentParts.get(p) ?? 0;
   return hit / parts.length;
