@@ -10,6 +10,7 @@ import { createIgnoreMatcher } from '../../daemon/ignore-rules.ts';
 import { discoverFiles } from '../../indexer/discover.ts';
 import { readRepoFile } from '../../indexer/extract/extract-file.ts';
 import { indexRepository } from '../../indexer/index-repository.ts';
+import { storeFileSource } from '../../indexer/store/file-source.ts';
 import { openStore } from '../../indexer/store/open.ts';
 import { hostileRepo, type Hostile } from './harness.ts';
 
@@ -78,6 +79,27 @@ describe('the indexer reads only regular files inside the repository', () => {
     expect(reasons).toMatchObject({ 'shop/cart.py': 'symlink', 'web/api.ts': 'symlink-outside', 'shop/pricing.py': 'unreadable' });
     // what was not swapped is indexed as usual
     expect(text).toContain('def test_total_applies_tax');
+  });
+
+  it('whole files (allot files) after indexing: a FIFO or a link in an indexed file\'s place is reported, never read', async () => {
+    const h = hostile();
+    const db = path.join(h.repo, '.allot/index.db');
+    await indexRepository({ repo: h.repo, db, workers: 0 });
+    // the same bytes outside: followed, the link would pass the hash check and be shown
+    fs.copyFileSync(path.join(h.repo, 'shop/pricing.py'), h.victim);
+    fs.rmSync(path.join(h.repo, 'shop/pricing.py'));
+    fs.symlinkSync(h.victim, path.join(h.repo, 'shop/pricing.py'));
+    fs.rmSync(path.join(h.repo, 'shop/cart.py'));
+    expect(spawnFifo(path.join(h.repo, 'shop/cart.py'))).toBe(0);
+    const store = openStore(db, { readonly: true });
+    try {
+      const files = storeFileSource(store, h.repo);
+      expect(files.content('shop/pricing.py')).toMatchObject({ reason: 'unreadable', message: expect.stringMatching(/symbolic link/) });
+      expect(files.content('shop/cart.py')).toMatchObject({ reason: 'unreadable', message: expect.stringMatching(/not a regular file/) });
+      expect(files.content('web/api.ts')).toMatchObject({ text: expect.stringContaining('export') });
+    } finally {
+      store.close();
+    }
   });
 
   it('ignore files that are links or FIFOs are not followed, as git does: discovery ends at once and their rules do not apply', () => {
