@@ -125,7 +125,11 @@ export function discoverFiles(root: string, opts: { maxFileBytes: number }): Dis
           size = st.size;
           mtimes.set(rel, Math.trunc(st.mtimeMs));
         } catch (err) {
-          skipped.push({ path: rel, reason: 'vanished', message: (err as Error).message });
+          // Names are read as UTF-8: one that is not cannot be named back (its bytes became U+FFFD), say so
+          const undecodable = e.name.includes('\uFFFD') && (err as NodeJS.ErrnoException).code === 'ENOENT';
+          skipped.push(undecodable
+            ? { path: rel, reason: 'unreadable', message: 'the file name is not valid UTF-8 (rename it to index it)' }
+            : { path: rel, reason: 'vanished', message: (err as Error).message });
           continue;
         }
         if (size > opts.maxFileBytes) skipped.push({ path: rel, reason: 'too-large', message: `${size} bytes > ${opts.maxFileBytes}` });

@@ -102,6 +102,17 @@ describe('the indexer reads only regular files inside the repository', () => {
     }
   });
 
+  it('a file name that is not UTF-8 is reported as such (not as deleted); one with a newline is indexed', () => {
+    const h = hostile();
+    fs.writeFileSync(Buffer.from(`${h.repo}/shop/bad\xff\xfe.py`, 'latin1'), 'def f():\n    return 1\n');
+    fs.writeFileSync(path.join(h.repo, 'shop/new\nline.py'), 'def g():\n    return 2\n');
+    const found = discoverFiles(h.repo, { maxFileBytes: 1 << 20 });
+    expect(found.skipped.filter((s) => s.path.startsWith('shop/bad'))).toEqual([
+      { path: 'shop/bad\uFFFD\uFFFD.py', reason: 'unreadable', message: 'the file name is not valid UTF-8 (rename it to index it)' },
+    ]);
+    expect(found.files).toContain('shop/new\nline.py');
+  });
+
   it('ignore files that are links or FIFOs are not followed, as git does: discovery ends at once and their rules do not apply', () => {
     const h = hostile();
     fs.symlinkSync('/dev/zero', path.join(h.repo, 'shop/.gitignore'));
