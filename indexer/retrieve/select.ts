@@ -7,7 +7,7 @@ import type { Retriever } from './retriever.ts';
 import { structuralRetriever, type StructuralOptions } from './structural.ts';
 import { guessLanguage } from './query-reading.ts';
 import { readProse } from './prose-reading.ts';
-import { normalizePath } from '../paths.ts';
+import { isAsidePath, normalizePath } from '../paths.ts';
 import { DEFAULT_RETRIEVER, type RetrieverName } from './names.ts';
 
 /** How a query is retrieved: the retriever, and the file the query comes from (resolves its relative imports). */
@@ -90,10 +90,11 @@ export function hybridOf(structural: Retriever, bm25: Retriever, dense: Retrieve
   const fused = (k: QueryKind): Retriever => {
     let r = byKind.get(k);
     if (r) return r;
+    const side = (r: Retriever) => (k === 'code' ? r : asidesWeak(r));
     const parts: Weighted[] = k === 'prose'
-      ? [{ retriever: bm25, weight: 2 }, { retriever: structural, weight: 1 }]
-      : [{ retriever: structural, weight: 2 }, { retriever: k === 'code' ? shallow(bm25) : bm25, weight: 1 }];
-    if (dense && k !== 'code') parts.push({ retriever: dense, weight: 1 });
+      ? [{ retriever: bm25, weight: 2 }, { retriever: side(structural), weight: 1 }]
+      : [{ retriever: side(structural), weight: 2 }, { retriever: k === 'code' ? shallow(bm25) : bm25, weight: 1 }];
+    if (dense && k !== 'code') parts.push({ retriever: side(dense), weight: 1 });
     r = hybridRetriever(parts, 'hybrid', opts.rrfK, k === 'prose' ? { protectLeader: true, fileEvidence: true, relevance: true } : k === 'names' ? { relevance: true } : {});
     byKind.set(k, r);
     return r;
@@ -102,6 +103,22 @@ export function hybridOf(structural: Retriever, bm25: Retriever, dense: Retrieve
     name: 'hybrid',
     prepare: async (query) => fused(kind(query)).prepare?.(query),
     retrieve: (query, k) => fused(kind(query)).retrieve(query, k),
+  };
+}
+
+/**
+ * A question or names that do not ask for tests, examples or documentation: the objects of those files that
+ * structure or vectors find count little in fusion (`Candidate.weak`), as BM25 already weighs them (`aside`).
+ */
+function asidesWeak(inner: Retriever): Retriever {
+  return {
+    name: inner.name,
+    prepare: async (query) => inner.prepare?.(query),
+    retrieve(query, k) {
+      const list = inner.retrieve(query, k);
+      const asks = readProse(query).asks;
+      return asks.tests || asks.docs ? list : list.map((c) => (isAsidePath(c.fiber) ? { ...c, weak: true } : c));
+    },
   };
 }
 

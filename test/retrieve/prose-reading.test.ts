@@ -121,6 +121,22 @@ describe('fusion on prose', () => {
   });
 });
 
+describe('tests, examples and docs found by structure or vectors', () => {
+  it('count little in a question that does not ask for them, as in BM25; fully when it asks', () => {
+    const at = (id: string, fiber: string) => cand(id, { fiber, path: fiber });
+    const bm25 = scripted('bm25', [at('h1', 'shop/cart.py'), at('h2', 'shop/pricing.py'), at('h3', 'shop/coupon.py')]);
+    const structural = scripted('structural', [at('t1', 'tests/test_cart.py'), at('t2', 'docs/conf.py'), at('s1', 'shop/total.py')]);
+    const dense = scripted('dense', [at('t1', 'tests/test_cart.py'), at('s1', 'shop/total.py')]);
+    const fused = hybridOf(structural, bm25, dense);
+    const plain = order(fused, 'discount applied twice to the cart total');
+    expect(plain.indexOf('t1')).toBeGreaterThan(plain.indexOf('h3'));
+    expect(plain.indexOf('s1')).toBeLessThan(plain.indexOf('t1'));
+    // Asking for tests: the test object found by two lists outranks BM25's third hit.
+    const asked = order(fused, 'which tests cover the discount applied to the cart total');
+    expect(asked.indexOf('t1')).toBeLessThan(asked.indexOf('h3'));
+  });
+});
+
 describe('relevance reported by fusion', () => {
   it('is each list\'s own score relative to its best, weighted by the list and counted little for a weak hit: 0..1, whatever the ranks', () => {
     const scored = (id: string, score: number, extra: Partial<Candidate> = {}) => cand(id, { score, ...extra });
