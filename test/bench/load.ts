@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     console.log(`\n${total} requests in ${r.duration.toFixed(1)} s: ${(total / r.duration).toFixed(0)} queries/s; ${r.errors} errors, ${r.non2xx} non-2xx, ${r.timeouts} timeouts`);
     if (refused.size) console.log(`not 2xx: ${[...refused].map(([k, n]) => `${n} x ${k}`).join(', ')}`);
     console.log(`latency p50 ${ms(r.latency.p50)}, p90 ${ms(r.latency.p90)}, p99 ${ms(r.latency.p99)}, max ${ms(r.latency.max)}`);
-    console.log(`${edited} edits, ${s1.indexing.batches - batches0} batches indexed; daemon CPU ${cpuUsed.toFixed(1)} s (${(cpuUsed / r.duration).toFixed(2)} cores), peak RSS ${peakRss.toFixed(0)} MB`);
+    console.log(`${edited} edits, ${s1.indexing.batches - batches0} batches indexed; daemon CPU ${cpuUsed.toFixed(1)} s (${(cpuUsed / r.duration).toFixed(2)} cores, ${((cpuUsed * 1000) / Math.max(1, total)).toFixed(1)} CPU-ms a query, writer included), peak RSS ${peakRss.toFixed(0)} MB`);
     const goals = [
       [`p50 <= 50 ms (${ms(r.latency.p50)})`, r.latency.p50 <= 50],
       [`p99 <= 250 ms (${ms(r.latency.p99)})`, r.latency.p99 <= 250],
