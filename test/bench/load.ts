@@ -2,6 +2,7 @@
 //
 //   npm run bench:load [-- CORPUS] [--clients 32] [--seconds 30] [--edit-ms 1000] [--queries mixed|prose|code]
 //                      [--dir DIR] [--query-threads N] [--bin PATH]
+//   npm run bench:load [-- CORPUS] --replay N [--edit-every 86] [--dir DIR] [--tree CHECKOUT]   (load-replay.ts)
 //
 // A real daemon (`allot serve`, with the environment `allot start` gives it) on a copy of CORPUS (default: the
 // SymPy corpus of `bash test/bench/corpora.sh`; the corpus itself is never edited). N clients on keep-alive
@@ -23,11 +24,13 @@ import { openStore } from '../../indexer/store/open.ts';
 import { MAX_QUERY_CHARS } from '../../daemon/requests.ts';
 import { cleanUp, corpusArg, cpuSeconds, printGoals, warmUp, editor, flag, idle, machine, ms, PROJECT, random, rssMb, serveDaemon, workingCopy } from './daemon-run.ts';
 import { drawQueries } from './queries.ts';
+import { replay } from './load-replay.ts';
 
 const DEFAULT_CORPUS = path.join(PROJECT, 'bench-data/sympy/usr/lib/python3/dist-packages/sympy');
 
 async function main(): Promise<void> {
   const corpus = corpusArg(DEFAULT_CORPUS);
+  if (flag('replay')) return replay(corpus, Number(flag('replay')));
   const clients = Number(flag('clients') ?? 32);
   const seconds = Number(flag('seconds') ?? 30);
   const editMs = Number(flag('edit-ms') ?? 1000);
