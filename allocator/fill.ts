@@ -48,6 +48,9 @@ export interface FillContext {
   tok: Tokenizer;
 }
 
+/** A head stands for an object in the fill only when the whole costs more than this many times its tokens. */
+export const WHOLE_OVER_HEAD = 2;
+
 const lines = (a: number, b: number): number[] => Array.from({ length: b - a + 1 }, (_, k) => a + k);
 
 // Fill rule: positions in rank order; each new object takes the first form that fits what is left (whole, an
@@ -129,9 +132,13 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       const freed = inner.reduce((sum, b) => sum + b.rendered.tokens, 0) + (inner.length - 1) * sep;
       const room = freed + left;
       const gi = groupInput(group, obj, input, wholeTokens(input, room, tok), ctx.fiber);
-      const next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
-        : outlines(gi) ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines })
-        : null;
+      // Breadth first here too: a container longer than a head takes its outline around the blocks it absorbs (they
+      // stay expanded) while that is smaller than its whole; it becomes whole when the blocks deepen.
+      const outline = outlines(gi) && ctx.headLines > 0 && input.lines.length > ctx.headLines
+        ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines }) : null;
+      const whole = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok) : null;
+      const next = outline && outline.tokens <= room && (!whole || outline.tokens < whole.tokens) ? outline
+        : whole ?? (outlines(gi) ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines }) : null);
       if (!next || next.tokens > room) {
         skip(p);
         continue;
@@ -174,7 +181,12 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
     if (!block && compact && p.viaStructure) {
       const head = headInput(obj, ctx.headLines);
       const rendered = renderWindow(head, [0, head.lines.length - 1], tok);
-      if (rendered.tokens <= room) block = place(head, rendered);
+      // A head saves breadth only when it is much smaller than the whole: otherwise the whole, so little more.
+      const d = rendered.tokens <= room ? wholeTokens(input, Math.min(room, WHOLE_OVER_HEAD * rendered.tokens), tok) : Infinity;
+      if (d <= room && d <= WHOLE_OVER_HEAD * rendered.tokens) {
+        gi.d = d;
+        block = place(input, wholeRendered(input, d));
+      } else if (rendered.tokens <= room) block = place(head, rendered);
     }
     if (!block) {
       skip(p);
@@ -189,11 +201,25 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
   return out;
 }
 
+// Depth order: the K slots in rank order, then the fill's blocks by what showing them whole would add, least first
+// (rank order among equals). Which further object the query needs is uncertain, so what is left shows as many of
+// them whole as it can rather than one large one first.
+function depthOrder(placed: readonly Placed[], left: number, tok: Tokenizer): Placed[] {
+  const growth = new Map<Placed, number>();
+  for (const b of placed) {
+    if (!b.filled) continue;
+    if (b.gi.d === Infinity) b.gi.d = wholeTokens(b.gi.input, b.rendered.tokens + left, tok);
+    growth.set(b, b.gi.d - b.rendered.tokens);
+  }
+  const fills = placed.filter((b) => b.filled).sort((a, b) => growth.get(a)! - growth.get(b)!);
+  return [...placed.filter((b) => !b.filled), ...fills];
+}
+
 // Depth rule: once every object has its place, what is left grows the blocks in order (the K slots in rank order,
 // then the fill's): a slot grows within b_obj (whole, a larger outline or window), a fill block becomes whole or,
 // a class or module, its outline.
 export function deepen(placed: Placed[], left: number, objectCap: number, grow: (b: Placed, allowance: number) => Rendered, tok: Tokenizer, headLines: number): number {
-  for (const b of placed) {
+  for (const b of depthOrder(placed, left, tok)) {
     if (left <= 0) break;
     if (b.rendered.outcome === 'whole' && b.input === b.gi.input) continue;
     if (!b.filled) {
