@@ -10,7 +10,7 @@ import { overlapping, within } from './containment.ts';
 import { groupInput, outlines, touchedOf, type GroupInput } from './form.ts';
 import { headInput } from './head.ts';
 import { expandOutline, isOutline, outlineWithin } from './outline.ts';
-import { renderInput, renderWindow, wholeRendered, wholeTokens, type Rendered, type RenderInput } from './render.ts';
+import { renderInput, renderWindow, WHOLE_OVER_COMPACT, wholeRendered, wholeTokens, type Rendered, type RenderInput } from './render.ts';
 import type { ObjectInfo, ObjectText, Position, Role } from './types.ts';
 
 /** A block of the context while the fill runs: its group, what it renders from, and its rendering. */
@@ -48,9 +48,6 @@ export interface FillContext {
   tok: Tokenizer;
 }
 
-/** A head stands for an object in the fill only when the whole costs more than this many times its tokens. */
-export const WHOLE_OVER_HEAD = 2;
-
 const lines = (a: number, b: number): number[] => Array.from({ length: b - a + 1 }, (_, k) => a + k);
 
 // Fill rule: positions in rank order; each new object takes the first form that fits what is left (whole, an
@@ -83,7 +80,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
         // Nested in a block already shown: nothing more when it is visible there; an outline expands it if that fits.
         const from = info.startLine - host.input.startLine;
         const to = info.endLine - host.input.startLine;
-        if (r.outcome === 'whole' || (r.window && !isOutline(r) && r.window[0] <= from && to <= r.window[1])) {
+        if ((r.outcome === 'whole' && host.input === host.gi.input) || (r.window && !isOutline(r) && r.window[0] <= from && to <= r.window[1])) {
           host.gi.group.nested.push(selected);
           out.merged++;
           continue;
@@ -132,13 +129,9 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       const freed = inner.reduce((sum, b) => sum + b.rendered.tokens, 0) + (inner.length - 1) * sep;
       const room = freed + left;
       const gi = groupInput(group, obj, input, wholeTokens(input, room, tok), ctx.fiber);
-      // Breadth first here too: a container longer than a head takes its outline around the blocks it absorbs (they
-      // stay expanded) while that is smaller than its whole; it becomes whole when the blocks deepen.
-      const outline = outlines(gi) && ctx.headLines > 0 && input.lines.length > ctx.headLines
-        ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines }) : null;
-      const whole = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok) : null;
-      const next = outline && outline.tokens <= room && (!whole || outline.tokens < whole.tokens) ? outline
-        : whole ?? (outlines(gi) ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines }) : null);
+      const next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
+        : outlines(gi) ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines })
+        : null;
       if (!next || next.tokens > room) {
         skip(p);
         continue;
@@ -182,8 +175,8 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       const head = headInput(obj, ctx.headLines);
       const rendered = renderWindow(head, [0, head.lines.length - 1], tok);
       // A head saves breadth only when it is much smaller than the whole: otherwise the whole, so little more.
-      const d = rendered.tokens <= room ? wholeTokens(input, Math.min(room, WHOLE_OVER_HEAD * rendered.tokens), tok) : Infinity;
-      if (d <= room && d <= WHOLE_OVER_HEAD * rendered.tokens) {
+      const d = rendered.tokens <= room ? wholeTokens(input, Math.min(room, WHOLE_OVER_COMPACT * rendered.tokens), tok) : Infinity;
+      if (d <= room && d <= WHOLE_OVER_COMPACT * rendered.tokens) {
         gi.d = d;
         block = place(input, wholeRendered(input, d));
       } else if (rendered.tokens <= room) block = place(head, rendered);
@@ -201,44 +194,42 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
   return out;
 }
 
-// Depth order: the K slots in rank order, then the fill's blocks by what showing them whole would add, least first
-// (rank order among equals). Which further object the query needs is uncertain, so what is left shows as many of
-// them whole as it can rather than one large one first.
-function depthOrder(placed: readonly Placed[], left: number, tok: Tokenizer): Placed[] {
-  const growth = new Map<Placed, number>();
-  for (const b of placed) {
-    if (!b.filled) continue;
-    if (b.gi.d === Infinity) b.gi.d = wholeTokens(b.gi.input, b.rendered.tokens + left, tok);
-    growth.set(b, b.gi.d - b.rendered.tokens);
-  }
-  const fills = placed.filter((b) => b.filled).sort((a, b) => growth.get(a)! - growth.get(b)!);
-  return [...placed.filter((b) => !b.filled), ...fills];
-}
-
-// Depth rule: once every object has its place, what is left grows the blocks in order (the K slots in rank order,
-// then the fill's): a slot grows within b_obj (whole, a larger outline or window), a fill block becomes whole or,
-// a class or module, its outline.
+// Depth rule: once every object has its place, what is left grows the blocks: the K slots first, in rank order,
+// each within b_obj (whole, a larger outline or window); then the fill's blocks, each to whole or, a class or module
+// shown by its head, to its outline, the cheapest growth first (rank order among equals). Which further object the
+// query needs is uncertain, so what is left completes as many of them as it can rather than one large one first.
 export function deepen(placed: Placed[], left: number, objectCap: number, grow: (b: Placed, allowance: number) => Rendered, tok: Tokenizer, headLines: number): number {
-  for (const b of depthOrder(placed, left, tok)) {
+  for (const b of placed) {
     if (left <= 0) break;
-    if (b.rendered.outcome === 'whole' && b.input === b.gi.input) continue;
-    if (!b.filled) {
-      const allowance = Math.min(Math.max(objectCap, b.rendered.tokens), b.rendered.tokens + left);
-      if (allowance <= b.rendered.tokens) continue;
-      const r = grow(b, allowance);
-      if (r.tokens <= b.rendered.tokens || r.tokens > b.rendered.tokens + left) continue;
-      left -= r.tokens - b.rendered.tokens;
-      b.rendered = r;
-      b.allowance = allowance;
-      continue;
-    }
+    if (b.filled || (b.rendered.outcome === 'whole' && b.input === b.gi.input)) continue;
+    const allowance = Math.min(Math.max(objectCap, b.rendered.tokens), b.rendered.tokens + left);
+    if (allowance <= b.rendered.tokens) continue;
+    const r = grow(b, allowance);
+    if (r.tokens <= b.rendered.tokens || r.tokens > b.rendered.tokens + left) continue;
+    left -= r.tokens - b.rendered.tokens;
+    b.rendered = r;
+    b.allowance = allowance;
+  }
+  // Each fill block's forms that grow it: whole, and for a class or module shown by its head its outline (with
+  // that head); the block takes the larger one that still fits when its turn comes.
+  const steps: { b: Placed; forms: Rendered[] }[] = [];
+  for (const b of placed) {
+    if (left <= 0) break;
+    if (!b.filled || (b.rendered.outcome === 'whole' && b.input === b.gi.input)) continue;
     const room = b.rendered.tokens + left;
     if (b.gi.d === Infinity) b.gi.d = wholeTokens(b.gi.input, room, tok);
-    // Whole when it fits; a class or module shown by its head becomes its outline (with that head) when that fits.
-    const next = b.gi.d <= room ? wholeRendered(b.gi.input, b.gi.d)
-      : !isOutline(b.rendered) && outlines(b.gi) ? outlineWithin(b.gi.input, b.gi.plan(), room, tok, { touched: touchedOf(b.gi.group), opening: headLines })
-      : null;
-    if (!next || next.tokens <= b.rendered.tokens || next.tokens > room) continue;
+    const whole = b.gi.d <= room ? wholeRendered(b.gi.input, b.gi.d) : null;
+    const outline = !isOutline(b.rendered) && outlines(b.gi)
+      ? outlineWithin(b.gi.input, b.gi.plan(), room, tok, { touched: touchedOf(b.gi.group), opening: headLines }) : null;
+    const forms = [whole, outline].filter((r): r is Rendered => r !== null && r.tokens > b.rendered.tokens && r.tokens <= room);
+    if (forms.length) steps.push({ b, forms: forms.sort((x, y) => y.tokens - x.tokens) });
+  }
+  const least = (s: { b: Placed; forms: Rendered[] }) => s.forms.at(-1)!.tokens - s.b.rendered.tokens;
+  steps.sort((x, y) => least(x) - least(y));
+  for (const { b, forms } of steps) {
+    const next = forms.find((r) => r.tokens - b.rendered.tokens <= left);
+    if (!next) continue;
+    const room = b.rendered.tokens + left;
     left -= next.tokens - b.rendered.tokens;
     b.allowance = Math.max(b.allowance, room);
     b.input = b.gi.input;
