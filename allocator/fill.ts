@@ -104,10 +104,14 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
           const room = r.tokens + left;
           const o = outlineWithin(host.gi.input, host.gi.plan(), room, tok, { touched, opening: ctx.headLines });
           if (o && o.tokens <= room) {
-            left = room - o.tokens;
+            // The outline is a compact form too: the whole container instead when that is at most twice it.
+            const d = wholeTokens(host.gi.input, Math.min(room, WHOLE_OVER_COMPACT * o.tokens), tok);
+            const form = d <= room && d <= WHOLE_OVER_COMPACT * o.tokens ? wholeRendered(host.gi.input, d) : o;
+            if (form !== o) host.gi.d = d;
+            left = room - form.tokens;
             host.allowance = Math.max(host.allowance, room);
             host.input = host.gi.input;
-            host.rendered = o;
+            host.rendered = form;
             host.gi.group.nested.push(selected);
             out.merged++;
             continue;
@@ -226,14 +230,19 @@ export function deepen(placed: Placed[], left: number, objectCap: number, grow: 
   }
   const least = (s: { b: Placed; forms: Rendered[] }) => s.forms.at(-1)!.tokens - s.b.rendered.tokens;
   steps.sort((x, y) => least(x) - least(y));
-  for (const { b, forms } of steps) {
-    const next = forms.find((r) => r.tokens - b.rendered.tokens <= left);
-    if (!next) continue;
-    const room = b.rendered.tokens + left;
-    left -= next.tokens - b.rendered.tokens;
-    b.allowance = Math.max(b.allowance, room);
-    b.input = b.gi.input;
-    b.rendered = next;
+  // Passes until nothing grows: a block that took its outline grows to whole when what the others left allows.
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const { b, forms } of steps) {
+      const next = forms.find((r) => r.tokens > b.rendered.tokens && r.tokens - b.rendered.tokens <= left);
+      if (!next) continue;
+      const room = b.rendered.tokens + left;
+      left -= next.tokens - b.rendered.tokens;
+      b.allowance = Math.max(b.allowance, room);
+      b.input = b.gi.input;
+      b.rendered = next;
+      grew = true;
+    }
   }
   return left;
 }
