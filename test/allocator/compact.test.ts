@@ -86,3 +86,40 @@ describe('compact forms only where they save: an outline\'s member listings', ()
     expect(shown).not.toContain('        part_0 = self.parts[0]');
   });
 });
+
+describe('compact forms only where they save: a container whose member the fill finds after its head', () => {
+  // A class of `n` methods of 8 lines: its head is 15 lines; its outline that head, every listing and the found
+  // member whole. Further objects afterwards use what is left, so nothing deepens it later.
+  it.each([
+    { n: 7, whole: true },
+    { n: 30, whole: false },
+  ])('a class of $n methods: whole $whole', ({ n, whole }) => {
+    const lines = ['class Shape:', '    """A shape."""'];
+    const methods: ObjectText[] = [];
+    for (let k = 0; k < n; k++) {
+      const start = lines.length + 1;
+      lines.push(`    def op_${k}(self, other):`, `        """Operation ${k}."""`, `        a = self.v + ${k}`, '        b = other.v * a', '        c = a - b', '        d = c * 2', '        return a + b + c + d', '');
+      methods.push({
+        id: `m${k}`, path: 'pkg/shape.py', name: `op_${k}`, qualifiedName: `Shape.op_${k}`, kind: 'method', signature: `def op_${k}(self, other)`,
+        startLine: start, endLine: start + 6, parentId: 'cls', docstring: `"""Operation ${k}."""`, text: lines.slice(start - 1, start + 6).join('\n'),
+      });
+    }
+    const cls: ObjectText = {
+      id: 'cls', path: 'pkg/shape.py', name: 'Shape', qualifiedName: 'Shape', kind: 'class', signature: 'class Shape',
+      startLine: 1, endLine: lines.length, parentId: null, docstring: '"""A shape."""', text: lines.join('\n'),
+    };
+    const core = fn('core', 10);
+    const others = Array.from({ length: 12 }, (_, k) => fn(`other_${k}`, 60));
+    const found = methods[n - 2];
+    const objects = [core, cls, ...methods, ...others];
+    const ranked = [core, cls, found, ...others].map((o, k) => structural(view(o, 100 - k)));
+    const a = allocate('from pkg import core, Shape', ranked, memorySource(objects), tok, { slots: '1+0', budget: 1800 });
+    expect(a.totalTokens).toBeLessThanOrEqual(1800);
+    const block = a.blocks.find((b) => b.object === 'Shape')!;
+    expect(block.outline).toBe(whole ? undefined : true);
+    if (whole) expect([block.shownStartLine, block.shownEndLine]).toEqual([1, lines.length]);
+    // Either way the found member is shown whole.
+    for (const l of lines.slice(found.startLine - 1, found.endLine)) expect(block.text.split('\n')).toContain(l);
+    expect(a.blocks.filter((b) => b.path === 'pkg/shape.py')).toHaveLength(1);
+  });
+});
