@@ -10,16 +10,21 @@ import { copyFixture, tempDir, writeTree } from '../helpers/repo.ts';
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
+/** The repository indexed, a read-only connection to its index, and a memo following it. */
+async function indexed(repo: string) {
+  const file = path.join(repo, '.allot', 'index.db');
+  const db = openStore(file);
+  await indexRepository({ repo, db, workers: 0 });
+  const reader = openStore(file, { readonly: true });
+  const idOf = (name: string) => findObjectsByName(reader, name)[0].id;
+  return { db, reader, memo: followingMemo(reader), idOf };
+}
+
 describe('object sources remembered across queries', () => {
   it('hand out what the index holds now: a changed file is read again, an unchanged one is not', async () => {
     const repo = copyFixture('mixed');
     dirs.push(repo);
-    const file = path.join(repo, '.allot', 'index.db');
-    const db = openStore(file);
-    await indexRepository({ repo, db, workers: 0 });
-    const reader = openStore(file, { readonly: true });
-    const memo = followingMemo(reader);
-    const idOf = (name: string) => findObjectsByName(reader, name)[0].id;
+    const { db, reader, memo, idOf } = await indexed(repo);
     const cart = idOf('Cart.subtotal');
     const tax = idOf('with_tax');
     const first = storeObjectSource(reader, memo());
@@ -52,12 +57,7 @@ describe('object sources remembered across queries', () => {
     const crlf = (lines: string[]) => lines.map((l) => `${l}\r\n`).join('');
     const text = crlf(['def area(w, h):', '    return w * h', '', '', 'def perimeter(w, h):', '    return 2 * (w + h)']);
     writeTree(repo, { 'geo.py': text, 'unix.py': 'def ident(x):\n    return x\n' });
-    const file = path.join(repo, '.allot', 'index.db');
-    const db = openStore(file);
-    await indexRepository({ repo, db, workers: 0 });
-    const reader = openStore(file, { readonly: true });
-    const memo = followingMemo(reader);
-    const idOf = (name: string) => findObjectsByName(reader, name)[0].id;
+    const { db, reader, memo, idOf } = await indexed(repo);
     const source = storeObjectSource(reader, memo());
     // Lines without their terminators: no '\r' reaches a rendering.
     expect(source.objects([idOf('perimeter')]).get(idOf('perimeter'))!.text).toBe('def perimeter(w, h):\n    return 2 * (w + h)');
