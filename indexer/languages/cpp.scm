@@ -12,7 +12,6 @@
 ; include fragments/c-family.scm
 
 (class_specifier name: (_) @name body: (_)) @definition.class
-(compound_statement (comment) @leading . (class_specifier))
 (alias_declaration name: (type_identifier) @name) @definition.type
 (concept_definition name: (identifier) @name) @definition.type
 

@@ -26,12 +26,6 @@ export interface LanguageSpec {
   wrappers: string[];
   /** Sibling node types before a definition that belong to it (attributes, comments). */
   leading: string[];
-  /**
-   * Node types at declaration level (file, namespace and class bodies, preprocessor blocks): when given, leading
-   * nodes are matched among their children only, since a comment inside a function body precedes no definition and
-   * matching every one cost a quarter of C++'s query matches.
-   */
-  leadingIn?: string[];
   /** A length-preserving repair of the text before parsing, for a grammar's known gap (see repairs.ts). */
   repair?: (text: string) => string;
 }
@@ -39,8 +33,6 @@ export interface LanguageSpec {
 const vscode = (file: string): GrammarFile => ({ pkg: '@vscode/tree-sitter-wasm', file: `wasm/tree-sitter-${file}.wasm` });
 const cursorless = (file: string): GrammarFile => ({ pkg: '@cursorless/tree-sitter-wasms', file: `out/tree-sitter-${file}.wasm` });
 const comments = ['comment'];
-/** C's declaration level (C++ adds namespace bodies); ERROR for declarations tree-sitter could not place. */
-const cLevels = ['translation_unit', 'field_declaration_list', 'preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif', 'ERROR'];
 
 /** One row per language; its query is `indexer/languages/<language>.scm`. */
 export const LANGUAGE_SPECS: Record<CodeLanguage, LanguageSpec> = {
@@ -51,8 +43,8 @@ export const LANGUAGE_SPECS: Record<CodeLanguage, LanguageSpec> = {
   java: { language: 'java', extensions: ['.java'], grammar: vscode('java'), docStyle: 'preceding-comment', wrappers: [], leading: ['block_comment', 'line_comment'] },
   go: { language: 'go', extensions: ['.go'], grammar: vscode('go'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
   rust: { language: 'rust', extensions: ['.rs'], grammar: vscode('rust'), docStyle: 'preceding-comment', wrappers: [], leading: ['line_comment', 'block_comment', 'attribute_item'] },
-  c: { language: 'c', extensions: ['.c'], grammar: cursorless('c'), docStyle: 'preceding-comment', wrappers: [], leading: comments, leadingIn: cLevels, repair: blankExportMacros },
-  cpp: { language: 'cpp', extensions: ['.cc', '.cpp', '.cxx', '.c++', '.hh', '.hpp', '.hxx', '.h++', '.ipp', '.tpp', '.inl'], grammar: vscode('cpp'), docStyle: 'preceding-comment', wrappers: ['template_declaration'], leading: comments, leadingIn: [...cLevels, 'declaration_list', 'template_declaration'], repair: blankCppMacros },
+  c: { language: 'c', extensions: ['.c'], grammar: cursorless('c'), docStyle: 'preceding-comment', wrappers: [], leading: comments , repair: blankExportMacros },
+  cpp: { language: 'cpp', extensions: ['.cc', '.cpp', '.cxx', '.c++', '.hh', '.hpp', '.hxx', '.h++', '.ipp', '.tpp', '.inl'], grammar: vscode('cpp'), docStyle: 'preceding-comment', wrappers: ['template_declaration'], leading: comments, repair: blankCppMacros },
   csharp: { language: 'csharp', extensions: ['.cs'], grammar: vscode('c-sharp'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'attribute_list'] },
   php: { language: 'php', extensions: ['.php', '.phtml'], interpreters: ['php'], grammar: vscode('php'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'attribute_list'] },
   ruby: { language: 'ruby', extensions: ['.rb', '.rake', '.gemspec', '.ru'], interpreters: ['ruby'], grammar: vscode('ruby'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
@@ -138,13 +130,6 @@ export interface LoadedLanguage {
   query: Query;
 }
 
-/** The `@leading` pattern: the spec's leading node types, anywhere or as children of its declaration levels. */
-function leadingPattern(spec: LanguageSpec): string {
-  if (!spec.leading.length) return '';
-  const leading = `[${spec.leading.map((t) => `(${t})`).join(' ')}] @leading`;
-  return spec.leadingIn ? `[${spec.leadingIn.map((p) => `(${p} ${leading})`).join(' ')}]` : leading;
-}
-
 let init: Promise<void> | undefined;
 const loaded = new Map<CodeLanguage, Promise<LoadedLanguage>>();
 
@@ -162,7 +147,7 @@ export function loadLanguage(language: CodeLanguage): Promise<LoadedLanguage> {
       const source = querySource(`${language}.scm`);
       const patterns = [
         spec.wrappers.length ? `[${spec.wrappers.map((t) => `(${t})`).join(' ')}] @wrapper` : '',
-        leadingPattern(spec),
+        spec.leading.length ? `[${spec.leading.map((t) => `(${t})`).join(' ')}] @leading` : '',
       ].join('\n');
       return { spec, parser, query: new Query(grammar, `${source}\n${patterns}`) };
     })();

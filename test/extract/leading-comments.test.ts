@@ -1,6 +1,6 @@
-// Which comment documents which definition, one row per case: a comment directly before a definition at
-// declaration level (file, namespace, class, preprocessor block) is its docstring, and so is one before a local
-// definition in a function body; a trailing comment of the line before is not.
+// Which comment documents which definition, one row per case: a comment directly before a definition (in a file,
+// namespace, class, preprocessor block or function body) is its docstring; a comment trailing the code of the line
+// before is not.
 import { describe, expect, it } from 'vitest';
 import { extractionHarness, object } from './harness.ts';
 
@@ -34,6 +34,18 @@ const ROWS: Row[] = [
       'namespace ui {\n// A widget.\nclass Widget {\n public:\n  // Its size.\n  int size() { return 1; }\n};\n' +
       'void paint() {\n  // Local.\n  struct Brush { int w; };\n  // a statement\n  size();\n}\n}\n',
     docs: { 'ui.Widget': '// A widget.', 'ui.Widget.size': '// Its size.', 'ui.paint.Brush': '// Local.', 'ui.paint': null },
+  },
+  {
+    name: 'Go: a comment trailing a declaration documents neither it nor the next one',
+    file: 'limits.go',
+    text: 'package limits\n\nvar Max = 8 // per batch\nfunc Min() int { return 1 }\n\n// Mid is the middle.\nfunc Mid() int { return 4 }\n',
+    docs: { Max: null, Min: null, Mid: '// Mid is the middle.' },
+  },
+  {
+    name: 'Rust: a comment trailing an attribute is skipped, the doc comment above it kept',
+    file: 'dir.rs',
+    text: 'pub struct Dir;\n\nimpl Dir {\n    /// Links a file.\n    #[allow(dead_code)] // unused on Windows\n    pub fn link(&self) {}\n}\n',
+    docs: { 'Dir.link': '/// Links a file.' },
   },
 ];
 

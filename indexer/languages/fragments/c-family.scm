@@ -24,10 +24,6 @@
 (preproc_def name: (identifier) @name) @definition.constant
 (preproc_function_def name: (identifier) @name) @definition.function
 
-; a comment in a function body leads a local definition (a macro, a tagged type) or the comment after it; the
-; registry's `leadingIn` matches the other leading comments at declaration level only
-(compound_statement (comment) @leading . [(comment) (preproc_def) (preproc_function_def) (struct_specifier) (union_specifier) (enum_specifier) (type_definition)])
-
 ; ---------------------------------------------------------------- references
 
 (call_expression function: (identifier) @name) @reference.call
