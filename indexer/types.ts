@@ -21,6 +21,11 @@ export const OBJECT_KINDS = [
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
+/** Kinds of object a value can be an instance of: a receiver (`x` in `x.m(`) stands for one of these. */
+export const TYPE_KINDS: ReadonlySet<ObjectKind> = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'type']);
+/** Kinds of object whose members a qualifier names (`T.m`, `self.m` inside it): the types, and namespaces, which have no instances. */
+export const SCOPE_KINDS: ReadonlySet<ObjectKind> = new Set<ObjectKind>([...TYPE_KINDS, 'namespace']);
+
 /**
  * One rendering of an object. `signature`, `body` and `docstring` come from the
  * object's own source; `callsite`, `import` and `testref` are lines elsewhere

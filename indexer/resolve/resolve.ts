@@ -1,4 +1,4 @@
-import type { Language, ObjectKind, ReferenceKind } from '../types.ts';
+import { SCOPE_KINDS, type Language, type ObjectKind, type ReferenceKind } from '../types.ts';
 import { buildModuleIndex, type ModuleIndex, type ModuleRoots } from './modules.ts';
 
 export interface ResolverObject {
@@ -21,7 +21,6 @@ export interface ResolverReference {
   alias: string | null;
 }
 
-const TYPES = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'namespace']);
 const SELF = new Set(['self', 'this', 'cls', 'super', 'super()', 'Self', '$this', 'static', 'parent']);
 /** Languages whose unqualified names also see the rest of the folder (package). */
 const FOLDER_SCOPED = new Set<Language>(['go', 'java', 'csharp', 'kotlin', 'scala', 'swift', 'php']);
@@ -211,7 +210,7 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
   };
   const member = (objectId: string, name: string) => members.get(objectId)?.get(name);
   const enclosingType = (id: string): string | undefined => {
-    for (let o = byId.get(id); o; o = o.parentId ? byId.get(o.parentId) : undefined) if (TYPES.has(o.kind)) return o.id;
+    for (let o = byId.get(id); o; o = o.parentId ? byId.get(o.parentId) : undefined) if (SCOPE_KINDS.has(o.kind)) return o.id;
     return undefined;
   };
 
@@ -298,7 +297,7 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
         target = bound && bound.kind !== 'module' ? member(bound.id, r.name) : inFiles(b.files, r.name);
       } else {
         const type = topLevel(r.path, r.qualifier) ?? inFiles(wildcards.get(r.path) ?? [], r.qualifier) ?? unique(r.qualifier);
-        if (type && TYPES.has(byId.get(type)!.kind)) target = member(type, r.name);
+        if (type && SCOPE_KINDS.has(byId.get(type)!.kind)) target = member(type, r.name);
       }
     }
     target ??= unique(r.name);

@@ -3,7 +3,7 @@ import { splitIdentifier } from '../identifiers.ts';
 import { normalizePath } from '../paths.ts';
 import type { ResolverReference } from '../resolve/resolve.ts';
 import { prepared, type DB } from '../store/open.ts';
-import type { Candidate, CodeLanguage, ExtractedReference, ObjectKind, ViewKind } from '../types.ts';
+import { TYPE_KINDS, type Candidate, type CodeLanguage, type ExtractedReference, type ObjectKind, type ViewKind } from '../types.ts';
 import { personalizedPageRank } from './graph.ts';
 import type { LoadedLanguage } from '../languages/registry.ts';
 import { STOP_WORDS, type TermShape } from './prose-reading.ts';
@@ -33,8 +33,6 @@ const NEIGHBOUR_SCALE = 0.5;
 const MAX_DEFINITIONS_PER_NAME = 3;
 /** Members of one receiver the query may call next, at most (the closest by name). */
 const MEMBERS_PER_RECEIVER = 6;
-/** Object kinds a receiver may stand for (members are called through them). */
-const TYPE_KINDS: ReadonlySet<string> = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait', 'type']);
 const NOISE = new Set(['self', 'this', 'cls', 'super', 'return', 'import', 'from', 'def', 'class', 'function', 'const', 'let', 'var', 'new', 'true', 'false', 'none', 'null', 'undefined', 'async', 'await', 'public', 'private', 'static', 'void', 'int', 'str', 'string', 'number', 'bool', 'boolean', 'list', 'dict', 'type', 'value', 'data', 'result', 'name', 'args', 'kwargs']);
 
 interface Seed {
@@ -268,7 +266,7 @@ function seedObjects(
   });
   const receivers = new Map<string, ReceiverUse>();
   const called = new Set<string>();
-  const isType = (id: string | undefined): id is string => id !== undefined && TYPE_KINDS.has(s.objects.get(id)?.kind ?? '');
+  const isType = (id: string | undefined): id is string => id !== undefined && TYPE_KINDS.has(s.objects.get(id)?.kind as ObjectKind);
   // One receiver may be bound to several locals: the first binding names it, every local counts for recency.
   const bind = (id: string, how: string, local: string) => {
     const had = receivers.get(id);
