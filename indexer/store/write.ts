@@ -5,7 +5,7 @@ import { packText } from './file-text.ts';
 import { ftsRows, type FtsRows } from './fts.ts';
 import { prepared, type DB } from './open.ts';
 import { sourceLines } from '../extract/source.ts';
-import { derivedLinesByText, derivedTextAt, viewTexts, type StoredView } from './view-texts.ts';
+import { derivedLinesByText, derivedTextAt, textHash, viewTexts, type StoredView } from './view-texts.ts';
 
 /**
  * The stable id of a canonical object: a hash of (normalised path, qualified
@@ -37,11 +37,30 @@ export interface FileWriter {
 
 interface IndexedView extends StoredView {
   id: number;
+  /** `textHash` of an own view's text (null for derived views, and for own views written before schema 18). */
+  textHash: number | null;
   fileId: number;
   name: string;
   qualifiedName: string;
   objectKind: ObjectKind;
   path: string;
+}
+
+/** A reference row as read or about to be written: id (or index), source key, kind, name, qualifier, module, alias, line. */
+type StoredRefRow = [id: number, source: number | bigint, kind: string, name: string, qualifier: string | null, module: string | null, alias: string | null, line: number];
+
+/** References by line, in row order, with what identifies the line's sequence of them (everything but ids and targets). */
+function refsByLine(rows: readonly StoredRefRow[]): Map<number, { ids: number[]; of: string }> {
+  const out = new Map<number, { ids: number[]; of: string }>();
+  for (const [id, source, kind, name, qualifier, module, alias, line] of rows) {
+    const entry = `${source}\0${kind}\0${name}\0${qualifier ?? '\u0001'}\0${module ?? '\u0001'}\0${alias ?? '\u0001'}\n`;
+    const at = out.get(line);
+    if (at) {
+      at.ids.push(id);
+      at.of += entry;
+    } else out.set(line, { ids: [id], of: entry });
+  }
+  return out;
 }
 
 /** What resolution must look at again (see `resolution_pending`), recorded in the transaction of the write. */
@@ -51,7 +70,7 @@ export type PendingKind = 'path' | 'name' | 'target';
 const resolverKey = (o: { parentId: string | null; kind: string; name: string }) => `${o.parentId}\0${o.kind}\0${o.name}`;
 
 /** What a view's full-text row is made of besides its object's id (which fixes the object's path, qualified name and kind). */
-const rowKey = (objectId: string, name: string, kind: string, text: string) => `${objectId}\0${name}\0${kind}\0${text}`;
+const rowKey = (objectId: string, name: string, kind: string, text: string | number) => `${objectId}\0${name}\0${kind}\0${text}`;
 
 /**
  * Writes files' rows. A file written again keeps its row, the rows of objects it still has (same id) and the view
@@ -60,7 +79,10 @@ const rowKey = (objectId: string, name: string, kind: string, text: string) => `
  * first (views whose text lives in the file, and views of its removed objects that live elsewhere). A use living in
  * the file (a derived view) of an object that stays keeps its row if the new text has a line of the same text: it
  * is moved there (a line of its old text would do as well as any) until resolution reconciles that object's uses,
- * keeping rows by that text wherever the uses' lines moved (resolution.ts); else it goes. Every
+ * keeping rows by that text wherever the uses' lines moved (resolution.ts); else it goes. Own views are matched by
+ * their text's hash (`views.text_hash`), so only the rows that go have their old text rebuilt (for the full-text
+ * delete). A line whose references are the same (same objects, kinds, names, in the same order) keeps its reference
+ * rows and their targets, which resolution checks again with the file's others. Every
  * write records what resolution must look at again: the path, the names of objects that came, went or changed
  * (as the resolver sees them), and the objects whose derived views went.
  */
@@ -71,7 +93,7 @@ export function fileWriter(db: DB): FileWriter {
   const fileIdOf = db.prepare('SELECT id FROM files WHERE path = ?').pluck();
   const objectsOf = db.prepare('SELECT o.key, o.id, p.id AS parentId, o.kind, o.name FROM objects o LEFT JOIN objects p ON p.key = o.parent WHERE o.file_id = ?');
   const viewsOf = db.prepare(
-    `SELECT v.id, o.id AS objectId, v.file_id AS fileId, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine,
+    `SELECT v.id, o.id AS objectId, v.file_id AS fileId, v.kind, v.derived, v.start_line AS startLine, v.end_line AS endLine, v.text_hash AS textHash,
             o.name, o.qualified_name AS qualifiedName, o.kind AS objectKind, fo.path
      FROM views v JOIN objects o ON o.key = v.object JOIN files fo ON fo.id = o.file_id
      WHERE v.file_id = ? OR v.object IN (SELECT key FROM objects WHERE file_id = ?)`,
@@ -96,8 +118,11 @@ export function fileWriter(db: DB): FileWriter {
   );
   const setParent = db.prepare('UPDATE objects SET parent = ? WHERE key = ?');
   const delObject = db.prepare('DELETE FROM objects WHERE key = ?');
-  const delRefs = db.prepare('DELETE FROM refs WHERE source IN (SELECT key FROM objects WHERE file_id = ?)');
-  const insView = db.prepare('INSERT INTO views (object, file_id, kind, derived, start_line, end_line) VALUES (?, ?, ?, 0, ?, ?)');
+  const refsOf = db
+    .prepare('SELECT r.id, r.source, r.kind, r.name, r.qualifier, r.module, r.alias, r.line FROM refs r JOIN objects o ON o.key = r.source WHERE o.file_id = ? ORDER BY r.line, r.id')
+    .raw();
+  const delRef = db.prepare('DELETE FROM refs WHERE id = ?');
+  const insView = db.prepare('INSERT INTO views (object, file_id, kind, derived, start_line, end_line, text_hash) VALUES (?, ?, ?, 0, ?, ?, ?)');
   const updView = db.prepare('UPDATE views SET start_line = ?, end_line = ? WHERE id = ?');
   const delView = db.prepare('DELETE FROM views WHERE id = ?');
   const insRef = db.prepare(
@@ -114,10 +139,14 @@ export function fileWriter(db: DB): FileWriter {
     const rows = objectsOf.all(fileId) as { key: number; id: string; parentId: string | null; kind: string; name: string }[];
     return { held: new Map(rows.map((o) => [o.id, resolverKey(o)])), keys: new Map(rows.map((o) => [o.id, o.key])) };
   };
-  /** The views that go with a file, with the text each full-text row was made of (rebuilt from the lines they live in, before the file's text changes). */
+  /**
+   * The views that go with a file, and the text each full-text row was made of, rebuilt on first use from the lines
+   * they live in: every use must come before the file's text or objects change.
+   */
   const viewsWith = (fileId: number) => {
     const texts = viewTexts(db);
-    return (viewsOf.all(fileId, fileId) as IndexedView[]).map((v) => ({ ...v, text: texts(v) }));
+    const text = (v: IndexedView & { text?: string }): IndexedView & { text: string } => ((v.text ??= texts(v)), v as IndexedView & { text: string });
+    return { views: viewsOf.all(fileId, fileId) as (IndexedView & { text?: string })[], text };
   };
   const dropView = (v: IndexedView & { text: string }) => {
     fts.delete(v.id, v, { name: v.name, qualifiedName: v.qualifiedName, kind: v.objectKind, path: v.path });
@@ -128,10 +157,11 @@ export function fileWriter(db: DB): FileWriter {
     const id = fileIdOf.get(path) as number | undefined;
     if (id === undefined) return false;
     const { held } = heldBy(id);
-    for (const v of viewsWith(id)) {
+    const { views, text } = viewsWith(id);
+    for (const v of views) {
       // A use in this file of an object elsewhere: that object may show another use instead.
       if (v.derived && v.fileId === id && !held.has(v.objectId)) pending('target', v.objectId);
-      fts.delete(v.id, v, { name: v.name, qualifiedName: v.qualifiedName, kind: v.objectKind, path: v.path });
+      fts.delete(v.id, text(v), { name: v.name, qualifiedName: v.qualifiedName, kind: v.objectKind, path: v.path });
     }
     delFile.run(id);
     pending('path', path);
@@ -146,8 +176,12 @@ export function fileWriter(db: DB): FileWriter {
       const parentOf = (i: number) => (file.objects[i].parent === null ? null : ids[file.objects[i].parent!]);
       let fileId = fileIdOf.get(file.path) as number | undefined;
       const { held, keys: heldKeys } = fileId === undefined ? { held: new Map<string, string>(), keys: new Map<string, number>() } : heldBy(fileId);
-      const keep = new Map<string, (IndexedView & { text: string })[]>();
+      const keep = new Map<string, (IndexedView & { text?: string })[]>();
+      /** The view row each extracted view keeps (same object, kind and text), by index in `file.views`. */
+      const reused: (IndexedView | undefined)[] = [];
+      const hashes = file.views.map((v) => textHash(v.text));
       let kept = new Set<string>();
+      let oldRefs = new Map<number, { ids: number[]; of: string }>();
       /** Uses living in the file that stay if the new text has their line's text. */
       const staying: (IndexedView & { text: string })[] = [];
       if (fileId === undefined) {
@@ -157,20 +191,28 @@ export function fileWriter(db: DB): FileWriter {
         // Objects kept by id (and name: every full-text row of an object repeats its name) are updated in place.
         const nameOf = (key: string) => key.slice(key.lastIndexOf('\0') + 1);
         kept = new Set(ids.filter((id, i) => held.has(id) && nameOf(held.get(id)!) === file.objects[i].name));
-        for (const v of viewsWith(fileId)) {
+        const { views, text } = viewsWith(fileId);
+        for (const v of views) {
           if (v.derived) {
             if (v.fileId === fileId && !held.has(v.objectId)) {
               pending('target', v.objectId);
-              staying.push(v);
-            } else if (!kept.has(v.objectId)) dropView(v);
-            else if (v.fileId === fileId) staying.push(v);
+              staying.push(text(v));
+            } else if (!kept.has(v.objectId)) dropView(text(v));
+            else if (v.fileId === fileId) staying.push(text(v));
           } else if (kept.has(v.objectId)) {
-            const key = rowKey(v.objectId, v.name, v.kind, v.text);
+            // Matched by the hash of their text: only rows that go need their old text rebuilt.
+            const key = rowKey(v.objectId, v.name, v.kind, v.textHash ?? textHash(text(v).text));
             (keep.get(key) ?? keep.set(key, []).get(key)!).push(v);
-          } else dropView(v);
+          } else dropView(text(v));
         }
-        // Own views of kept objects are matched by their full-text columns below; those left unmatched go then.
-        delRefs.run(fileId);
+        // Own views of kept objects keep their rows when their full-text columns are the same; the others go now,
+        // while their old text can still be rebuilt.
+        file.views.forEach((v, i) => {
+          const o = file.objects[v.object];
+          if (kept.has(ids[v.object])) reused[i] = keep.get(rowKey(ids[v.object], o.name, v.kind, hashes[i]))?.pop();
+        });
+        for (const left of keep.values()) for (const v of left) dropView(text(v));
+        oldRefs = refsByLine(refsOf.all(fileId) as StoredRefRow[]);
         for (const [id, key] of heldKeys) if (!kept.has(id)) delObject.run(key);
         updFile.run(file.language, file.hash, file.size, file.mtimeMs, file.lineCount, file.parseErrors, fileId);
         updText.run(packText(file.text), fileId);
@@ -202,16 +244,28 @@ export function fileWriter(db: DB): FileWriter {
         } else keys[i] = insObject.run(ids[i], fileId, p, o.kind, o.name, o.qualifiedName, o.startLine, o.endLine, o.startByte, o.endByte, o.signature, o.docstring).lastInsertRowid;
       });
       for (const i of late) setParent.run(keys[file.objects[i].parent!], keys[i]);
-      for (const v of file.views) {
+      file.views.forEach((v, i) => {
         const o = file.objects[v.object];
-        const reuse = keep.get(rowKey(ids[v.object], o.name, v.kind, v.text))?.pop();
+        const reuse = reused[i];
         if (reuse) updView.run(v.startLine, v.endLine, reuse.id);
-        else fts.insert(insView.run(keys[v.object], fileId, v.kind, v.startLine, v.endLine).lastInsertRowid, v, { ...o, path: file.path });
-      }
-      for (const left of keep.values()) left.forEach(dropView);
+        else fts.insert(insView.run(keys[v.object], fileId, v.kind, v.startLine, v.endLine, hashes[i]).lastInsertRowid, v, { ...o, path: file.path });
+      });
       pending('path', file.path);
       changedNames(held, new Map(file.objects.map((o, i) => [ids[i], resolverKey({ parentId: parentOf(i), kind: o.kind, name: o.name })])));
-      for (const r of file.references) insRef.run(keys[r.source], r.kind, r.name, r.qualifier, r.module, r.alias, r.line);
+      // A line whose references are those it had (same objects, in the same order) keeps its rows and their targets,
+      // which resolution checks again like any of the file's; the others are deleted, then inserted (target unknown).
+      // Deleted first: a row id freed by a cascade may be given to a new row, which must not go with the old ones.
+      const fresh = refsByLine(file.references.map((r, i) => [i, keys[r.source], r.kind, r.name, r.qualifier, r.module, r.alias, r.line] as StoredRefRow));
+      for (const [line, was] of oldRefs) {
+        if (fresh.get(line)?.of === was.of) fresh.delete(line);
+        else for (const id of was.ids) delRef.run(id);
+      }
+      for (const now of fresh.values()) {
+        for (const i of now.ids) {
+          const r = file.references[i];
+          insRef.run(keys[r.source], r.kind, r.name, r.qualifier, r.module, r.alias, r.line);
+        }
+      }
     },
   };
 }

@@ -137,6 +137,52 @@ describe('branch switches', () => {
     db.close();
   });
 
+  it('a rewritten file keeps the reference rows (and targets) of lines whose references are unchanged', async () => {
+    const repo = newRepo();
+    const tools = 'def helper(x):\n    return x + 1\n\n\ndef other(x):\n    return x\n';
+    const use = 'from pkg.tools import helper, other\n\n\ndef run(y):\n    return helper(y) + other(y)\n';
+    // zz.py comes after use.py: its rows are written later, so new rows of use.py cannot take the old ids.
+    const a: Tree = { 'pkg/__init__.py': '', 'pkg/tools.py': tools, 'pkg/use.py': use, 'pkg/zz.py': 'from pkg.tools import other\n\n\ndef z():\n    return other(1)\n' };
+    commitBranch(repo, 'a', a);
+    // b: a new call on a line of its own, one call's line changed, the rest of the file as it was.
+    commitBranch(repo, 'b', { ...a, 'pkg/use.py': `${use.replace('+ other(y)', '+ helper(2)')}\n\ndef more():\n    return other(3)\n` });
+    git(repo, 'checkout', '-q', 'a');
+    const db = openStore(path.join(repo, '.allot/index.db'));
+    await indexRepository({ repo, db, workers: 0 });
+    const refs = () =>
+      db
+        .prepare("SELECT r.id, r.kind, r.name, r.line, t.id AS target FROM refs r JOIN objects o ON o.key = r.source JOIN files f ON f.id = o.file_id LEFT JOIN objects t ON t.key = r.target WHERE f.path = 'pkg/use.py' ORDER BY r.line, r.id")
+        .all() as { id: number; kind: string; name: string; line: number; target: string | null }[];
+    const before = refs();
+    git(repo, 'checkout', '-q', 'b');
+    await indexRepository({ repo, db, workers: 0 });
+    const after = refs();
+    // Line 1 (the imports) is unchanged: its rows stay, in order, with their targets; line 5 changed.
+    expect(after.filter((r) => r.line === 1)).toEqual(before.filter((r) => r.line === 1));
+    expect(before.filter((r) => r.line === 1).every((r) => r.target !== null)).toBe(true);
+    expect(after.filter((r) => r.line === 5).map((r) => r.name)).toEqual(['helper']);
+    await expectFresh(db, repo);
+    git(repo, 'checkout', '-q', 'a');
+    await indexRepository({ repo, db, workers: 0 });
+    await expectFresh(db, repo);
+    db.close();
+  });
+
+  it('an index written before view text hashes (schema 18) switches to a fresh index and records them', async () => {
+    const { repo } = twoBranches(9, 12, 10);
+    const db = openStore(path.join(repo, '.allot/index.db'));
+    await indexRepository({ repo, db, workers: 0 });
+    db.prepare('UPDATE views SET text_hash = NULL').run();
+    git(repo, 'checkout', '-q', 'b');
+    const s = await indexRepository({ repo, db, workers: 0 });
+    expect(s.parsed + s.restored).toBeGreaterThan(0);
+    await expectFresh(db, repo);
+    // Views written by the switch have their hash; checkConsistency (in expectFresh) checked each against its text.
+    const hashedNow = db.prepare("SELECT count(*) FROM views v JOIN files f ON f.id = v.file_id WHERE v.derived = 0 AND v.text_hash IS NOT NULL").pluck().get() as number;
+    expect(hashedNow).toBeGreaterThan(0);
+    db.close();
+  });
+
   it('honours the cache bound: least recently used rows go, and what went is parsed again', async () => {
     const { repo, a, b } = twoBranches(5, 16, 12);
     const probe = openStore(path.join(dir(), 'probe.db'));
