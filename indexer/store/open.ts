@@ -184,10 +184,10 @@ function checkWritable(file: string, exists: boolean): void {
 }
 
 /** The `state` key of the database file's identity (`dev:ino`) recorded by the writable open that built it in place. */
-const BUILT_HERE = 'built_here';
+export const BUILT_HERE = 'built_here';
 
 /** The database file's identity now: device and inode, which a copy, an archive or a clone never keeps. */
-function fileStamp(file: string): string {
+export function fileStamp(file: string): string {
   const st = fs.lstatSync(file, { bigint: true });
   return `${st.dev}:${st.ino}`;
 }
