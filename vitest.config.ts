@@ -6,8 +6,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['allot-source', ...defaultServerConditions] } },
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
     pool: 'forks',
   },
 });

@@ -87,12 +87,14 @@ function cutAtBudget(groups: GroupInput[], available: number, queryTokens: strin
   return { steps, rendered, floor: 0 };
 }
 
-// Relevance stop (fill): a further object is plausibly relevant while its score is at least `share` of the K-th
-// ranked position's; the others are not offered to the fill (share 0: all are).
+// Relevance stop (fill): a further object is plausibly relevant while its support (`Position.relevance` when the
+// retriever reports it, else its score) is at least `share` of the K-th ranked position's; the others are not
+// offered to the fill (share 0: all are).
 export function relevant(rest: readonly Position[], ranked: readonly Position[], K: number, share: number): Position[] {
   if (share <= 0 || ranked.length < K) return [...rest];
-  const bar = share * ranked[K - 1].score;
-  return rest.filter((p) => p.score >= bar);
+  const support = (p: Position) => p.relevance ?? p.score;
+  const bar = share * support(ranked[K - 1]);
+  return rest.filter((p) => support(p) >= bar);
 }
 
 // Breadth rule (slots): a structure-found slot not shown whole (d_i > b_i) and longer than a head shows its head: a

@@ -5,7 +5,7 @@
  */
 import { normalizePath } from '../indexer/paths.ts';
 import type { Slots } from './options.ts';
-import { sharedTerms } from './terms.ts';
+import { terms } from './terms.ts';
 import type { CompanionTrace, ObjectInfo, ObjectSource, ObjectText, Position, Role } from './types.ts';
 
 export interface Selected {
@@ -27,8 +27,13 @@ export interface Selection {
  * object of a fiber qualify; not its path, which every object of a fiber shares).
  */
 export function objectSharedTerms(queryTerms: readonly string[], info: ObjectInfo): string[] {
-  return sharedTerms(queryTerms, `${info.name} ${info.qualifiedName} ${info.signature}`);
+  if (queryTerms.length === 0) return [];
+  let own = identifying.get(info);
+  if (!own) identifying.set(info, (own = new Set(terms(`${info.name} ${info.qualifiedName} ${info.signature}`))));
+  return queryTerms.filter((t) => own.has(t));
 }
+/** The terms of what identifies an object, split once per object read (a source remembers objects across queries). */
+const identifying = new WeakMap<ObjectInfo, ReadonlySet<string>>();
 
 const overlaps = (a: { startLine: number; endLine: number }, b: { startLine: number; endLine: number }): boolean =>
   a.startLine <= b.endLine && b.startLine <= a.endLine;

@@ -10,7 +10,7 @@ import { overlapping, within } from './containment.ts';
 import { groupInput, outlines, touchedOf, type GroupInput } from './form.ts';
 import { headInput } from './head.ts';
 import { expandOutline, isOutline, outlineWithin } from './outline.ts';
-import { renderInput, renderWindow, wholeRendered, wholeTokens, type Rendered, type RenderInput } from './render.ts';
+import { renderInput, renderWindow, WHOLE_OVER_COMPACT, wholeRendered, wholeTokens, type Rendered, type RenderInput } from './render.ts';
 import type { ObjectInfo, ObjectText, Position, Role } from './types.ts';
 
 /** A block of the context while the fill runs: its group, what it renders from, and its rendering. */
@@ -80,7 +80,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
         // Nested in a block already shown: nothing more when it is visible there; an outline expands it if that fits.
         const from = info.startLine - host.input.startLine;
         const to = info.endLine - host.input.startLine;
-        if (r.outcome === 'whole' || (r.window && !isOutline(r) && r.window[0] <= from && to <= r.window[1])) {
+        if ((r.outcome === 'whole' && host.input === host.gi.input) || (r.window && !isOutline(r) && r.window[0] <= from && to <= r.window[1])) {
           host.gi.group.nested.push(selected);
           out.merged++;
           continue;
@@ -104,10 +104,14 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
           const room = r.tokens + left;
           const o = outlineWithin(host.gi.input, host.gi.plan(), room, tok, { touched, opening: ctx.headLines });
           if (o && o.tokens <= room) {
-            left = room - o.tokens;
+            // The outline is a compact form too: the whole container instead when that is at most twice it.
+            const d = wholeTokens(host.gi.input, Math.min(room, WHOLE_OVER_COMPACT * o.tokens), tok);
+            const form = d <= room && d <= WHOLE_OVER_COMPACT * o.tokens ? wholeRendered(host.gi.input, d) : o;
+            if (form !== o) host.gi.d = d;
+            left = room - form.tokens;
             host.allowance = Math.max(host.allowance, room);
             host.input = host.gi.input;
-            host.rendered = o;
+            host.rendered = form;
             host.gi.group.nested.push(selected);
             out.merged++;
             continue;
@@ -174,7 +178,12 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
     if (!block && compact && p.viaStructure) {
       const head = headInput(obj, ctx.headLines);
       const rendered = renderWindow(head, [0, head.lines.length - 1], tok);
-      if (rendered.tokens <= room) block = place(head, rendered);
+      // A head saves breadth only when it is much smaller than the whole: otherwise the whole, so little more.
+      const d = rendered.tokens <= room ? wholeTokens(input, Math.min(room, WHOLE_OVER_COMPACT * rendered.tokens), tok) : Infinity;
+      if (d <= room && d <= WHOLE_OVER_COMPACT * rendered.tokens) {
+        gi.d = d;
+        block = place(input, wholeRendered(input, d));
+      } else if (rendered.tokens <= room) block = place(head, rendered);
     }
     if (!block) {
       skip(p);
@@ -189,34 +198,51 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
   return out;
 }
 
-// Depth rule: once every object has its place, what is left grows the blocks in order (the K slots in rank order,
-// then the fill's): a slot grows within b_obj (whole, a larger outline or window), a fill block becomes whole or,
-// a class or module, its outline.
+// Depth rule: once every object has its place, what is left grows the blocks: the K slots first, in rank order,
+// each within b_obj (whole, a larger outline or window); then the fill's blocks, each to whole or, a class or module
+// shown by its head, to its outline, the cheapest growth first (rank order among equals). Which further object the
+// query needs is uncertain, so what is left completes as many of them as it can rather than one large one first.
 export function deepen(placed: Placed[], left: number, objectCap: number, grow: (b: Placed, allowance: number) => Rendered, tok: Tokenizer, headLines: number): number {
   for (const b of placed) {
     if (left <= 0) break;
-    if (b.rendered.outcome === 'whole' && b.input === b.gi.input) continue;
-    if (!b.filled) {
-      const allowance = Math.min(Math.max(objectCap, b.rendered.tokens), b.rendered.tokens + left);
-      if (allowance <= b.rendered.tokens) continue;
-      const r = grow(b, allowance);
-      if (r.tokens <= b.rendered.tokens || r.tokens > b.rendered.tokens + left) continue;
-      left -= r.tokens - b.rendered.tokens;
-      b.rendered = r;
-      b.allowance = allowance;
-      continue;
-    }
+    if (b.filled || (b.rendered.outcome === 'whole' && b.input === b.gi.input)) continue;
+    const allowance = Math.min(Math.max(objectCap, b.rendered.tokens), b.rendered.tokens + left);
+    if (allowance <= b.rendered.tokens) continue;
+    const r = grow(b, allowance);
+    if (r.tokens <= b.rendered.tokens || r.tokens > b.rendered.tokens + left) continue;
+    left -= r.tokens - b.rendered.tokens;
+    b.rendered = r;
+    b.allowance = allowance;
+  }
+  // Each fill block's forms that grow it: whole, and for a class or module shown by its head its outline (with
+  // that head); the block takes the larger one that still fits when its turn comes.
+  const steps: { b: Placed; forms: Rendered[] }[] = [];
+  for (const b of placed) {
+    if (left <= 0) break;
+    if (!b.filled || (b.rendered.outcome === 'whole' && b.input === b.gi.input)) continue;
     const room = b.rendered.tokens + left;
     if (b.gi.d === Infinity) b.gi.d = wholeTokens(b.gi.input, room, tok);
-    // Whole when it fits; a class or module shown by its head becomes its outline (with that head) when that fits.
-    const next = b.gi.d <= room ? wholeRendered(b.gi.input, b.gi.d)
-      : !isOutline(b.rendered) && outlines(b.gi) ? outlineWithin(b.gi.input, b.gi.plan(), room, tok, { touched: touchedOf(b.gi.group), opening: headLines })
-      : null;
-    if (!next || next.tokens <= b.rendered.tokens || next.tokens > room) continue;
-    left -= next.tokens - b.rendered.tokens;
-    b.allowance = Math.max(b.allowance, room);
-    b.input = b.gi.input;
-    b.rendered = next;
+    const whole = b.gi.d <= room ? wholeRendered(b.gi.input, b.gi.d) : null;
+    const outline = !isOutline(b.rendered) && outlines(b.gi)
+      ? outlineWithin(b.gi.input, b.gi.plan(), room, tok, { touched: touchedOf(b.gi.group), opening: headLines }) : null;
+    const forms = [whole, outline].filter((r): r is Rendered => r !== null && r.tokens > b.rendered.tokens && r.tokens <= room);
+    if (forms.length) steps.push({ b, forms: forms.sort((x, y) => y.tokens - x.tokens) });
+  }
+  const least = (s: { b: Placed; forms: Rendered[] }) => s.forms.at(-1)!.tokens - s.b.rendered.tokens;
+  steps.sort((x, y) => least(x) - least(y));
+  // Passes until nothing grows: a block that took its outline grows to whole when what the others left allows.
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const { b, forms } of steps) {
+      const next = forms.find((r) => r.tokens > b.rendered.tokens && r.tokens - b.rendered.tokens <= left);
+      if (!next) continue;
+      const room = b.rendered.tokens + left;
+      left -= next.tokens - b.rendered.tokens;
+      b.allowance = Math.max(b.allowance, room);
+      b.input = b.gi.input;
+      b.rendered = next;
+      grew = true;
+    }
   }
   return left;
 }

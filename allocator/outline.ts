@@ -7,7 +7,7 @@
  */
 import { normalizePath } from '../indexer/paths.ts';
 import type { Tokenizer } from '../indexer/tokenizer.ts';
-import { descriptor, type Rendered, type RenderInput } from './render.ts';
+import { descriptor, WHOLE_OVER_COMPACT, type Rendered, type RenderInput } from './render.ts';
 import type { ObjectInfo } from './types.ts';
 
 /** The line that stands for hidden lines in an outline (never a line of the repository's code). */
@@ -36,6 +36,7 @@ const CONTAINER_KINDS = new Set(['class', 'interface', 'struct', 'enum', 'trait'
 export const isContainer = (o: Pick<ObjectInfo, 'kind'>): boolean => CONTAINER_KINDS.has(o.kind);
 
 const COMMENT_OR_DECORATOR = /^\s*(@|#|\/\/|\/\*|\*|\*\/|"""|''')/;
+const DECORATOR = /^\s*@/;
 const collapse = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
 /**
@@ -59,11 +60,9 @@ export function declarationLines(lines: readonly string[], from: number, to: num
 function docLines(lines: readonly string[], from: number, decl: [number, number], to: number, docstring: string | null | undefined): number[] {
   if (!docstring) return [];
   const words = /[\p{L}\p{N}]/u;
-  if (decl[0] > from) {
-    // A leading comment: its first line with words.
-    for (let i = from; i < decl[0]; i++) if (words.test(lines[i])) return [i];
-    return [];
-  }
+  // A leading comment: its first line with words (decorators are no comment; a decorated Python member's
+  // docstring is inside it, after the declaration).
+  for (let i = from; i < decl[0]; i++) if (words.test(lines[i]) && !DECORATOR.test(lines[i])) return [i];
   for (let i = decl[1] + 1; i <= to; i++) {
     if (!lines[i].trim()) continue;
     // An opening quote alone on its line: the text starts on the next one.
@@ -92,7 +91,11 @@ export function outlinePlan(root: ObjectInfo & { docstring?: string | null }, in
     const from = o.startLine - base;
     const to = Math.min(last, o.endLine - base);
     const decl = declarationLines(input.lines, from, to, o.signature);
-    const listing = [...new Set([...range(decl[0], decl[1]), ...docLines(input.lines, from, decl, to, o.docstring)])].sort((a, b) => a - b);
+    // Its decorators belong to its declaration; a member hardly longer than its listing is listed whole.
+    let first = decl[0];
+    while (first > from && DECORATOR.test(input.lines[first - 1])) first--;
+    const listed = [...new Set([...range(first, decl[1]), ...docLines(input.lines, from, decl, to, o.docstring)])].sort((a, b) => a - b);
+    const listing = to - from + 1 <= WHOLE_OVER_COMPACT * listed.length ? range(from, to) : listed;
     members.push({ id: o.id, depth: open.length + 1, listing, span: [from, to] });
     open.push({ end: o.endLine });
   }

@@ -45,6 +45,7 @@ export function quotient(candidates: readonly Candidate[]): Position[] {
       origin: 'retrieved',
       ...(c.viaStructure ? { viaStructure: true } : {}),
       ...(c.fileScore !== undefined ? { fileScore: c.fileScore } : {}),
+      ...(c.relevance !== undefined ? { relevance: c.relevance } : {}),
       ...(c.receiver ? { receiver: true } : {}),
     });
   }

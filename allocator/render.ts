@@ -116,6 +116,13 @@ export function wholeTokens(input: RenderInput, limit: number, tokenizer: Tokeni
   return tokenizer.count(wholeText(input));
 }
 
+/**
+ * A compact form (the fill's head of an object, an outline's listing of a member) stands for an object only when
+ * the whole is more than this many times as large: a compact form that saves less than half costs the reader the
+ * rest of the object for little breadth.
+ */
+export const WHOLE_OVER_COMPACT = 2;
+
 /** Characters per token above which a text is judged too long to fit without encoding it (code averages 3-4). */
 export const MAX_CHARS_PER_TOKEN = 12;
 

@@ -52,6 +52,12 @@ export function terms(text: string): string[] {
 /** Query terms found in `text`, in query order. */
 export function sharedTerms(queryTerms: readonly string[], text: string): string[] {
   if (queryTerms.length === 0) return [];
+  // Every term of an ASCII text is a lower-cased piece of it: one that holds no query term as a substring shares
+  // none, and is not split (the anchor of a long object reads each of its lines, for each window tried).
+  if (ASCII.test(text)) {
+    const lower = text.toLowerCase();
+    if (!queryTerms.some((t) => lower.includes(t))) return [];
+  }
   const own = new Set(terms(text));
   return queryTerms.filter((t) => own.has(t));
 }

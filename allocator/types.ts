@@ -83,6 +83,8 @@ export interface Position {
   viaStructure?: boolean;
   /** The evidence of the object's file, 0..1, when the retriever weighs files (`Candidate.fileScore`). */
   fileScore?: number;
+  /** The support of the query's evidence, 0..1, when the retriever reports it (`Candidate.relevance`): the fill's stop. */
+  relevance?: number;
   /** A class the query calls members through (`Candidate.receiver`): the fill lists it as an outline, not a head. */
   receiver?: boolean;
 }

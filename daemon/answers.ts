@@ -76,7 +76,9 @@ export function poolAnswers(pool: QueryPool, db: DB, opts: PoolAnswersOptions = 
     context(query, options, r = {}, session) {
       // A session's answers depend on what it was sent: never shared, and always on the session's own thread.
       if (session !== undefined) return value(pool.call('context', [query, options, r, session], { session }));
-      return shared(answerKey('context', query, options, r), r, () => pool.call('context', [query, options, r]));
+      // To the thread that answered it before: it keeps answers across edits while they cannot change (kept-answers.ts).
+      const key = answerKey('context', query, options, r);
+      return shared(key, r, () => pool.call('context', [query, options, r], { affinity: key }));
     },
     inventory: (issue, tokenizer) => value(pool.call('inventory', [issue, tokenizer])),
     selectFiles: (issue, options, session) => value(pool.call('selectFiles', [issue, options, session], { session })),

@@ -22,7 +22,8 @@ import { resumeEmbedding } from '../indexer/embed/run.ts';
 import { activeDenseModel } from '../indexer/store/embeddings.ts';
 import { closeStore, openStore, sqliteFault, storeFault, StoreError, type DB } from '../indexer/store/open.ts';
 import { warmResolver } from '../indexer/store/resolution.ts';
-import { CODE_LANGUAGES, type CodeLanguage } from '../indexer/types.ts';
+import type { StoreCounts } from '../indexer/store/read.ts';
+import { CODE_LANGUAGES, type CodeLanguage, type IndexSummary } from '../indexer/types.ts';
 import type { IndexJob } from './queue.ts';
 import { lowerThreadPriority } from './thread-priority.ts';
 
@@ -53,6 +54,9 @@ export interface JobResult {
   seconds: number;
   /** Seconds per phase, as the indexer reports them (the new text is visible once `write` is done; `resolve` comes after). */
   phases: { discover: number; parse: number; write: number; resolve: number };
+  /** What the index holds after the job, counted by this thread (so the main thread never scans the tables itself). */
+  counts: StoreCounts;
+  cache: IndexSummary['cache'];
   /** This thread's committed JavaScript heap after the job, in MB (the service replaces a thread that grew too much). */
   heapMb: number;
   /** The heap this thread held once it had built its resolver ahead of jobs, in MB (0: not built ahead): what it keeps on purpose. */
@@ -212,6 +216,8 @@ async function run(job: IndexJob, workers: number | undefined): Promise<void> {
       result: {
         id: job.id, full: job.full, paths: paths ?? [], parsed: summary.parsed, restored: summary.restored, removed: summary.removed,
         problems: summary.problems.length, seconds: (performance.now() - started) / 1000, phases: summary.phases,
+        counts: { files: summary.files, filesByLanguage: summary.filesByLanguage, textByExtension: summary.textByExtension, objects: summary.objects, views: summary.views, references: summary.references, resolvedReferences: summary.resolvedReferences },
+        cache: summary.cache,
         heapMb: v8.getHeapStatistics().total_heap_size / 2 ** 20, baseHeapMb,
       },
     });

@@ -7,7 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { shownObjects, withoutShown } from '../allocator/already-shown.ts';
 import { contentHash } from '../indexer/extract/extract-file.ts';
-import { buildContext } from '../allocator/context.ts';
+import { buildContext, retrievalDepth } from '../allocator/context.ts';
+import { parseAllocateOptions } from '../allocator/options.ts';
+import type { ObjectSource } from '../allocator/types.ts';
+import type { Retriever } from '../indexer/retrieve/retriever.ts';
+import { createKeptAnswers, readingSource, type KeptAnswers } from './kept-answers.ts';
 import { inventory as pathInventory, selectFiles, type SelectFilesOptions } from '../allocator/files/select.ts';
 import type { FileSelection } from '../allocator/files/types.ts';
 import type { Inventory } from '../allocator/files/inventory.ts';
@@ -125,6 +129,8 @@ export function answerKey(kind: 'search' | 'context', query: string, shape: unkn
 export interface QueryEngineOptions {
   /** Keep answers to repeated queries until the index changes (default true; query threads leave it to the main thread). */
   answerCache?: boolean;
+  /** Context answers kept across index generations while what they read is unchanged (default: a fresh memory of 256). */
+  keptAnswers?: KeptAnswers<ContextAnswer>;
   /** How far the running first build is (an in-process one's); null when nothing is running. */
   buildProgress?: () => BuildProgress | null;
 }
@@ -153,11 +159,12 @@ export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions
     if (escapesRepo(repo, rel)) throw new QueryError('forbidden-path', `${rel} leads outside the repository`);
     return info;
   };
-  const withWarnings = (allocation: Allocation, source: ReturnType<typeof storeObjectSource>): ContextAnswer => {
+  const withWarnings = (allocation: Allocation, source: ObjectSource): ContextAnswer => {
     const warnings = budgetShortfall(allocation, source, getTokenizer(allocation.tokenizer));
     return warnings.length ? { ...allocation, warnings } : allocation;
   };
   const sessions = createSessions();
+  const kept = opts.keptAnswers ?? createKeptAnswers<ContextAnswer>(db);
   // File texts and objects remembered across queries while the index leaves their files unchanged.
   const sourceMemo = followingMemo(db);
   // The file source builds term statistics on first use: keep one per index generation.
@@ -193,11 +200,25 @@ export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions
       const remembered = caching && session === undefined ? { state: indexState(), key: answerKey('context', query, options, r) } : null;
       const hit = remembered && answers.get(remembered.state, remembered.key);
       if (hit) return hit as ContextAnswer;
+      const generation = getGeneration(db);
       const source = storeObjectSource(db, sourceMemo());
       const retriever = await retrieverFor(db, r.retriever, { path: r.path, rrfK: r.rrfK });
       await retriever.prepare?.(query);
       if (session === undefined) {
-        const allocation = withWarnings(buildContext(query, retriever, source, options), source);
+        // Retrieved first: an answer kept from an earlier generation is reused when these candidates are its own and
+        // nothing it read changed since (`kept-answers.ts`).
+        const depth = retrievalDepth(parseAllocateOptions(options));
+        const candidates = retriever.retrieve(query, depth);
+        const key = answerKey('context', query, options, r);
+        const digest = JSON.stringify(candidates);
+        const settled = getGeneration(db) === generation;
+        const recalled = settled ? kept.recall(key, digest, generation) : undefined;
+        if (recalled) return recalled;
+        const reading = readingSource(source);
+        const given: Retriever = { name: retriever.name, retrieve: (q, k) => (q === query && k === depth ? candidates : retriever.retrieve(q, k)) };
+        const allocation = withWarnings(buildContext(query, given, reading, options), reading);
+        kept.stats.allocated++;
+        if (reading.complete && getGeneration(db) === generation) kept.keep(key, { candidates: digest, generation, paths: reading.paths, answer: allocation });
         if (remembered) answers.set(remembered.state, remembered.key, allocation);
         return allocation;
       }

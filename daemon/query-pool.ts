@@ -34,7 +34,8 @@ export interface QueryPool {
   readonly size: number;
   /** Starts every thread and waits until each has opened the index (rejects with the store's message). */
   start(): Promise<void>;
-  call<M extends QueryMethod>(method: M, args: Parameters<QueryEngine[M]>, opts?: { session?: string }): Promise<Answered<Awaited<ReturnType<QueryEngine[M]>>>>;
+  /** `session`: the thread bound to it; `affinity`: preferably the thread of earlier calls with the same value. */
+  call<M extends QueryMethod>(method: M, args: Parameters<QueryEngine[M]>, opts?: { session?: string; affinity?: string }): Promise<Answered<Awaited<ReturnType<QueryEngine[M]>>>>;
   /** Runs a method on every live thread (e.g. `follow` after a batch); failures are ignored. */
   broadcast(method: QueryMethod): Promise<void>;
   close(): Promise<void>;
@@ -104,11 +105,13 @@ export function createQueryPool(init: QueryWorkerInit, size = defaultQueryThread
   };
   const ensure = (t: Thread) => (t.ready ??= spawn(t));
 
-  const pick = (session?: string): Thread => {
+  const pick = (session?: string, affinity?: string): Thread => {
     if (session !== undefined) return threads[hash(session) % threads.length];
     let best = threads[0];
     for (const t of threads) if (t.pending.size < best.pending.size) best = t;
-    return best;
+    // A query goes to the thread that answered it before (which keeps what it computed) unless that one is busier.
+    const own = affinity === undefined ? best : threads[hash(affinity) % threads.length];
+    return own.pending.size <= best.pending.size + 1 ? own : best;
   };
 
   const send = async (t: Thread, method: QueryMethod, args: unknown[]) => {
@@ -127,7 +130,7 @@ export function createQueryPool(init: QueryWorkerInit, size = defaultQueryThread
       await Promise.all(threads.map(ensure));
     },
     async call(method, args, opts = {}) {
-      const m = await send(pick(opts.session), method, args);
+      const m = await send(pick(opts.session, opts.affinity), method, args);
       return { value: m.value as never, before: m.before, after: m.after };
     },
     async broadcast(method) {

@@ -178,6 +178,12 @@ export interface Candidate {
    * weighs files (prose queries): where the answer to a question most likely lives, for the companion and the fill.
    */
   fileScore?: number;
+  /**
+   * How strongly the query's evidence supports the object, 0..1, comparable across ranks and queries (unlike `score`,
+   * whose reciprocal ranks fall the same way whatever the query), when the retriever reports it (fused prose
+   * queries): the allocator's fill stops on it (`fillRelevance`).
+   */
+  relevance?: number;
   /** A class the query calls members through (a local bound to it, a base of a class it declares): its members matter. */
   receiver?: boolean;
 }

@@ -259,6 +259,13 @@ export const METHODS: readonly Method[] = [
   },
 ];
 
+/**
+ * The default (`hybrid-dense`) with stricter fill relevance stops: the token curve of issue 16 (`allot eval prose`
+ * only; `--fill-relevance S` on `allot context`).
+ */
+export const STOP_METHODS: readonly Method[] = [0.6, 0.8, 1].map((share) =>
+  allocation(`stop-${share}`, `the default (\`hybrid-dense\`) with the fill's relevance stop at ${share} (\`--fill-relevance ${share}\`)`, { fillRelevance: share }, 'hybrid-dense'));
+
 /** Methods named but not available yet, with the reason. */
 export const UNAVAILABLE: Readonly<Record<string, string>> = {};
 

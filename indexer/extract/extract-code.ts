@@ -109,11 +109,16 @@ function attachmentsOf(matches: QueryMatch[], text: string): Attachments {
       }
     },
     leadingBefore(node) {
-      // Walk back over whitespace holding at most one line break (a node may end with its own newline).
+      // Walk back over whitespace holding at most one line break (a node may end with its own newline), and over a
+      // comment that trails code on its line: it belongs to that code (`#[allow(x)] // why`), never to `node`.
       let breaks = 0;
       for (let i = node.startIndex; i > 0; i--) {
         const hit = leading.get(i);
-        if (hit) return hit;
+        if (hit && !trailsCode(hit, text)) return hit;
+        if (hit) {
+          i = hit.startIndex + 1;
+          continue;
+        }
         const ch = text[i - 1];
         if (ch === '\n' && ++breaks > 1) return undefined;
         if (ch !== '\n' && ch !== ' ' && ch !== '\t' && ch !== '\r') return undefined;
@@ -121,6 +126,17 @@ function attachmentsOf(matches: QueryMatch[], text: string): Attachments {
       return undefined;
     },
   };
+}
+
+/** A comment after code on its line (`#define A 1 // items`): it belongs to that code, not to the definition after it. */
+function trailsCode(hit: Node, text: string): boolean {
+  if (!/comment|haddock/.test(hit.type)) return false;
+  for (let i = hit.startIndex; i > 0; i--) {
+    const ch = text[i - 1];
+    if (ch === '\n') return false;
+    if (ch !== ' ' && ch !== '\t' && ch !== '\r') return true;
+  }
+  return false;
 }
 
 function collectDefinitions(matches: QueryMatch[], lang: LoadedLanguage, src: SourceLines, attach: Attachments): Definition[] {

@@ -21,6 +21,8 @@ export interface FusionOptions {
   protectLeader?: boolean;
   /** Objects are lifted by the evidence of their file (`fileEvidence`), and candidates carry it (`Candidate.fileScore`). */
   fileEvidence?: boolean;
+  /** Candidates carry `Candidate.relevance`: their lists' own scores, each relative to its list's best, weighted. */
+  relevance?: boolean;
 }
 
 /** How much the best file's evidence lifts its objects: up to twice their own score. */
@@ -47,10 +49,26 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
       const viaStructure = new Set<string>();
       let leader: string | undefined;
       const receiver = new Set<string>();
+      const support = new Map<string, number>();
+      let supportWeight = 0;
       for (const [i, { retriever, weight }] of parts.entries()) {
         const ranks = new Map<string, number>();
         const weak = new Set<string>();
-        for (const c of retriever.retrieve(query, k)) {
+        const list = retriever.retrieve(query, k);
+        // Relevance: each list's own scores relative to its best (CombSUM of max-normalised scores), so it falls
+        // where the evidence falls, not where the ranks do.
+        if (opts.relevance) {
+          const best = list.reduce((m, c) => Math.max(m, c.score), 0);
+          supportWeight += weight;
+          const seen = new Set<string>();
+          if (best > 0) for (const c of list) {
+            if (seen.has(c.objectId)) continue;
+            seen.add(c.objectId);
+            const share = Math.max(0, c.score / best) * (c.weak ? WEAK_SHARE : 1);
+            support.set(c.objectId, (support.get(c.objectId) ?? 0) + weight * share);
+          }
+        }
+        for (const c of list) {
           if (!ranks.has(c.objectId)) {
             ranks.set(c.objectId, ranks.size + 1);
             if (c.weak) weak.add(c.objectId);
@@ -77,6 +95,7 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
           ...c, score: score.get(c.objectId)!, reason: reasons.get(c.objectId)!.join('; '),
           ...(viaStructure.has(c.objectId) ? { viaStructure: true } : {}),
           ...(files ? { fileScore: Math.round(files.get(c.fiber)! * 1e4) / 1e4 } : {}),
+          ...(opts.relevance ? { relevance: supportWeight > 0 ? (support.get(c.objectId) ?? 0) / supportWeight : 0 } : {}),
           ...(receiver.has(c.objectId) ? { receiver: true } : {}),
         }))
         .sort((a, b) => b.score - a.score || (a.objectId < b.objectId ? -1 : a.objectId > b.objectId ? 1 : a.viewId - b.viewId))

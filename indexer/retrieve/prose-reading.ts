@@ -26,6 +26,8 @@ export interface ProseReading {
   joined: string[];
   /** Share of words (plain or capitalised) among the query's content tokens (code lines' identifiers included). */
   proseShare: number;
+  /** Content words (plain or capitalised) of its prose lines: how much the query says in words. */
+  words: number;
   /** Most of the query is plain words: retrieval is led by the words (BM25), not by structure. */
   mostlyProse: boolean;
   /** The query asks for tests, examples or documentation (a word or a path): those are not down-ranked. */
@@ -214,6 +216,7 @@ function read(text: string): ProseReading {
     pairs,
     joined: [...joined],
     proseShare,
+    words,
     mostlyProse: proseShare > 0.5,
     asks: { tests: tests.other || tests.words.length > 0, docs: docs.other || docs.words.length > 0 },
     asking: { tests, docs },

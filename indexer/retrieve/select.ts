@@ -7,7 +7,7 @@ import type { Retriever } from './retriever.ts';
 import { structuralRetriever, type StructuralOptions } from './structural.ts';
 import { guessLanguage } from './query-reading.ts';
 import { readProse } from './prose-reading.ts';
-import { normalizePath } from '../paths.ts';
+import { isAsidePath, normalizePath } from '../paths.ts';
 import { DEFAULT_RETRIEVER, type RetrieverName } from './names.ts';
 
 /** How a query is retrieved: the retriever, and the file the query comes from (resolves its relative imports). */
@@ -77,6 +77,8 @@ export function withoutFile(inner: Retriever, file: string): Retriever {
  *   evidence (`fileEvidence`), and BM25's best object stays among the first as many as there are lists (three, or two
  *   without vectors: only the other lists' best objects may outrank it); a plain word that happens to
  *   name an object counts little there (`Candidate.weak`).
+ * Prose and names queries report `Candidate.relevance` (each list's scores relative to its best), which the fill's
+ * relevance stop reads instead of the reciprocal-rank score; a code query's fill stops on the fused score as before.
  * Measured on cross-file tasks, whose queries are code, dense in the fusion never helped and cost up to 12.7 points
  * of Recall@4K; on issues, whose queries are prose, it showed gold files in significantly more of them
  * (EVALUATION.md, issue 7).
@@ -88,11 +90,12 @@ export function hybridOf(structural: Retriever, bm25: Retriever, dense: Retrieve
   const fused = (k: QueryKind): Retriever => {
     let r = byKind.get(k);
     if (r) return r;
+    const side = (r: Retriever) => (k === 'code' ? r : asidesWeak(r));
     const parts: Weighted[] = k === 'prose'
-      ? [{ retriever: bm25, weight: 2 }, { retriever: structural, weight: 1 }]
-      : [{ retriever: structural, weight: 2 }, { retriever: k === 'code' ? shallow(bm25) : bm25, weight: 1 }];
-    if (dense && k !== 'code') parts.push({ retriever: dense, weight: 1 });
-    r = hybridRetriever(parts, 'hybrid', opts.rrfK, k === 'prose' ? { protectLeader: true, fileEvidence: true } : {});
+      ? [{ retriever: bm25, weight: 2 }, { retriever: side(structural), weight: 1 }]
+      : [{ retriever: side(structural), weight: 2 }, { retriever: k === 'code' ? shallow(bm25) : bm25, weight: 1 }];
+    if (dense && k !== 'code') parts.push({ retriever: side(dense), weight: 1 });
+    r = hybridRetriever(parts, 'hybrid', opts.rrfK, k === 'prose' ? { protectLeader: true, fileEvidence: true, relevance: true } : k === 'names' ? { relevance: true } : {});
     byKind.set(k, r);
     return r;
   };
@@ -100,6 +103,22 @@ export function hybridOf(structural: Retriever, bm25: Retriever, dense: Retrieve
     name: 'hybrid',
     prepare: async (query) => fused(kind(query)).prepare?.(query),
     retrieve: (query, k) => fused(kind(query)).retrieve(query, k),
+  };
+}
+
+/**
+ * A question or names that do not ask for tests, examples or documentation: the objects of those files that
+ * structure or vectors find count little in fusion (`Candidate.weak`), as BM25 already weighs them (`aside`).
+ */
+function asidesWeak(inner: Retriever): Retriever {
+  return {
+    name: inner.name,
+    prepare: async (query) => inner.prepare?.(query),
+    retrieve(query, k) {
+      const list = inner.retrieve(query, k);
+      const asks = readProse(query).asks;
+      return asks.tests || asks.docs ? list : list.map((c) => (isAsidePath(c.fiber) ? { ...c, weak: true } : c));
+    },
   };
 }
 
@@ -113,9 +132,15 @@ export type QueryKind = 'code' | 'names' | 'prose';
  */
 export function queryKind(query: string, codeFile?: string): QueryKind {
   if (codeFile !== undefined) return 'code';
-  if (readProse(query).mostlyProse) return 'prose';
-  return guessLanguage(query) !== null ? 'code' : 'names';
+  const r = readProse(query);
+  if (r.mostlyProse) return 'prose';
+  // Code that comes with sentences about it (an issue's traceback or snippet) is not the lines at a cursor: what it
+  // names is asked about, and its words count in full.
+  return guessLanguage(query) !== null && r.words < SENTENCE_WORDS ? 'code' : 'names';
 }
+
+/** Content words that say something about pasted code: more than a comment line holds (a sentence or two). */
+export const SENTENCE_WORDS = 8;
 
 /**
  * On a code query BM25 is asked for a quarter of the depth (at least 10 views): its hits compete for the K slots,

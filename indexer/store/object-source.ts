@@ -1,3 +1,4 @@
+import { sourceLines } from '../extract/source.ts';
 import type { CodeObject } from '../types.ts';
 import { changedSince } from './changes.ts';
 import { prepared, type DB } from './open.ts';
@@ -18,6 +19,9 @@ export interface SourceMemo {
   /** Characters of the remembered lines. */
   chars: number;
 }
+
+/** Characters a file's remembered lines hold (each line and one terminator), the same whether it is added or dropped. */
+const charsOf = (lines: readonly string[]): number => lines.reduce((n, l) => n + l.length + 1, 0);
 
 const emptyMemo = (): SourceMemo => ({ lines: new Map(), fibers: new Map(), objects: new Map(), chars: 0 });
 /** Remembered file lines beyond this many characters start over (SymPy's 1,500 files hold 30 M). */
@@ -40,7 +44,7 @@ export function followingMemo(db: DB): () => SourceMemo {
     generation = now;
     if (!changed || memo.chars > MEMO_MAX_CHARS) return (memo = emptyMemo());
     for (const path of changed) {
-      memo.chars -= memo.lines.get(path)?.reduce((n, l) => n + l.length + 1, 0) ?? 0;
+      memo.chars -= charsOf(memo.lines.get(path) ?? []);
       memo.lines.delete(path);
       memo.fibers.delete(path);
     }
@@ -63,10 +67,9 @@ export function storeObjectSource(db: DB, memo: SourceMemo = emptyMemo()): {
   const linesOf = (path: string) => {
     let l = memo.lines.get(path);
     if (!l) {
-      const text = (textOf.get(path) as string | undefined) ?? '';
-      l = text.split(/\r?\n/);
+      l = sourceLines((textOf.get(path) as string | undefined) ?? '').lines;
       memo.lines.set(path, l);
-      memo.chars += text.length + 1;
+      memo.chars += charsOf(l);
     }
     return l;
   };

@@ -102,21 +102,21 @@ describe('objects found through structure: lengths by token authority, heads onl
   });
 
   it('--no-fill keeps the paper\'s strict K slots; headLines 0 turns the heads off, not the fill', () => {
-    const objects = ['a', 'b', 'c'].map((id) => fn(id, `pkg/${id}.py`, 30));
+    const objects = ['a', 'b', 'c'].map((id) => fn(id, `pkg/${id}.py`, 40));
     const candidates = objects.map((o, k) => structural(view(o, 5 - k)));
     const strict = allocate('from pkg import a, b, c', candidates, memorySource(objects), tok, { slots: '1+0', noFill: true });
-    expect(strict.blocks.map((b) => [b.object, b.shownStartLine, b.shownEndLine])).toEqual([['a', 1, 30]]);
+    expect(strict.blocks.map((b) => [b.object, b.shownStartLine, b.shownEndLine])).toEqual([['a', 1, 40]]);
     expect(strict.trace.fill).toBeNull();
     expect(explain(strict)).toMatch(/fill: off/);
     const on = allocate('from pkg import a, b, c', candidates, memorySource(objects), tok, { slots: '1+0' });
     expect(on.blocks.map((b) => [b.object, b.role, b.shownStartLine, b.shownEndLine])).toEqual([
-      ['a', 'core', 1, 30], ['b', 'interface', 1, 30], ['c', 'interface', 1, 30],
+      ['a', 'core', 1, 40], ['b', 'interface', 1, 40], ['c', 'interface', 1, 40],
     ]);
     // A budget for heads only: 0 head lines leaves nothing the fill may show of objects that do not fit whole.
     const headsOnly = allocate('from pkg import a, b, c', candidates, memorySource(objects), tok, { slots: '1+0', budget: 700 });
     expect(headsOnly.blocks.filter((b) => b.role === 'interface').every((b) => b.shownEndLine === 15)).toBe(true);
     const off = allocate('from pkg import a, b, c', candidates, memorySource(objects), tok, { slots: '1+0', budget: 700, headLines: 0 });
-    expect(off.blocks.filter((b) => b.role === 'interface').every((b) => b.shownEndLine === 30)).toBe(true);
+    expect(off.blocks.filter((b) => b.role === 'interface').every((b) => b.shownEndLine === 40)).toBe(true);
     expect(off.blocks.length).toBeLessThan(headsOnly.blocks.length);
   });
 });

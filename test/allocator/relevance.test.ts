@@ -21,6 +21,16 @@ describe('the fill\'s relevance stop: further objects only while their score is 
     expect(relevant(rest, ranked, K, share).map((p) => p.key)).toEqual(kept);
   });
 
+  it('stops on the relevance the retriever reports when there is one, not on the score that ranks', () => {
+    const withRel = (key: string, score: number, relevance: number): Position => ({ ...at(key, score), relevance });
+    // Reciprocal-rank scores fall slowly; the lists' own relevance falls after the second object.
+    const r = [withRel('a', 0.2, 1), withRel('b', 0.18, 0.9), withRel('c', 0.17, 0.2), withRel('d', 0.16, 0.05)];
+    expect(relevant(r.slice(2), r, 2, 0.4).map((p) => p.key)).toEqual([]);
+    expect(relevant(r.slice(2), r, 2, 0.2).map((p) => p.key)).toEqual(['c']);
+    const scoreOnly = r.map(({ relevance: _r, ...p }) => p);
+    expect(relevant(scoreOnly.slice(2), scoreOnly, 2, 0.4).map((p) => p.key)).toEqual(['c', 'd']);
+  });
+
   it('an allocation offers the fill only what passes the stop, counts the others as not considered, and spends less', () => {
     const fn = (id: string) => obj(id, `pkg/${id}.py`, 1, [`def ${id}(x):`, ...Array.from({ length: 10 }, (_, i) => `    v${i} = x * ${i}`), '    return x'], { name: id });
     const objects = ['k1', 'k2', 'near', 'far1', 'far2'].map(fn);

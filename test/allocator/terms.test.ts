@@ -35,4 +35,21 @@ describe('identifier-like query tokens (companion and window rules)', () => {
     expect(sharedTerms(['render', 'budget'], 'const budgetLeft = renderBlock()')).toEqual(['render', 'budget']);
     expect(sharedTerms([], 'anything')).toEqual([]);
   });
+
+  it('sharedTerms is exactly the query terms among the text\'s terms (the substring shortcut loses none)', () => {
+    const word = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,12}$/);
+    const text = fc.array(fc.oneof(word, fc.constantFrom('größe', 'ΑΣ', 'naïveCafé', '(', ' = ', '.')), { maxLength: 12 }).map((ws) => ws.join(' '));
+    fc.assert(
+      fc.property(text, text, (line, query) => {
+        const q = terms(query);
+        const own = new Set(terms(line));
+        expect(sharedTerms(q, line)).toEqual(q.filter((t) => own.has(t)));
+        // the line's own terms are all found, whatever their case in the line
+        expect(sharedTerms([...own], line)).toEqual([...own]);
+      }),
+      { numRuns: 300 },
+    );
+    expect(sharedTerms(['config'], 'x = 1  # nothing here')).toEqual([]);
+    expect(sharedTerms(['config', 'parse'], 'PARSE_CONFIG = readConfig()')).toEqual(['config', 'parse']);
+  });
 });

@@ -1,7 +1,7 @@
 // Benchmark of `allot context` latency on an indexed tree (not a test).
 //
 //   npm run bench:context -- DIR [--queries 200] [--budget 4096] [--cli 20]
-//                            [--retrievers bm25,structural,hybrid] [--code-tasks TASKS.jsonl] [--db FILE]
+//                            [--retrievers bm25,structural,hybrid] [--code-tasks TASKS.jsonl] [--db FILE] [--slowest N]
 //
 // Queries are drawn deterministically from the tree's own identifiers and
 // docstrings (every k-th object). Warm in-process latency: one store, repeated
@@ -9,13 +9,16 @@
 // context` processes (start-up included), fewer of them. --retrievers times each
 // retriever named (default bm25); --code-tasks adds code queries, the `query`
 // fields of an `allot eval gen-crossfile` file (a file's imports and the lines
-// before a position), where the structural retriever's heads apply.
+// before a position), where the structural retriever's heads apply. --slowest N prints, per retriever and kind,
+// the N queries of the most CPU with their CPU in retrieval and in allocation (rendering included).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildContext } from '../../allocator/context.ts';
+import { allocate } from '../../allocator/allocate.ts';
+import { buildContext, retrievalDepth } from '../../allocator/context.ts';
+import { parseAllocateOptions } from '../../allocator/options.ts';
 import { indexRepository } from '../../indexer/index-repository.ts';
 import { retrieverFor, RETRIEVER_NAMES, type RetrieverName } from '../../indexer/retrieve/select.ts';
 import { storeObjectSource } from '../../indexer/store/object-source.ts';
@@ -45,6 +48,7 @@ async function main() {
   const n = arg('queries', 200);
   const budget = arg('budget', 4096);
   const cliRuns = arg('cli', 20);
+  const slowest = arg('slowest', 0);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'allot-bench-ctx-'));
   const dbFile = flag('db') ? path.resolve(flag('db')!) : path.join(tmp, 'index.db');
   try {
@@ -76,6 +80,21 @@ async function main() {
         }
         const cpu = process.cpuUsage(cpu0);
         rows.push({ name, kind, times, tokens: tokens / qs.length, cpuMs: (cpu.user + cpu.system) / 1000 / qs.length });
+        if (slowest > 0) {
+          // The same work as buildContext, in its two parts, CPU-timed per query (wall time on a shared machine says little).
+          const opts = parseAllocateOptions({ budget });
+          const cpuMs = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
+          const split = qs.map((q) => {
+            const c0 = cpuMs();
+            const candidates = retriever.retrieve(q, retrievalDepth(opts));
+            const c1 = cpuMs();
+            allocate(q, candidates, source, undefined, opts);
+            return { q, retrieve: c1 - c0, allocate: cpuMs() - c1 };
+          });
+          split.sort((a, b) => b.retrieve + b.allocate - a.retrieve - a.allocate);
+          console.log(`slowest ${name}, ${kind}:`);
+          for (const x of split.slice(0, slowest)) console.log(`  ${x.retrieve.toFixed(1)} CPU-ms retrieval + ${x.allocate.toFixed(1)} allocation  ${JSON.stringify(x.q.slice(0, 90))}`);
+        }
       }
     }
     db.close();

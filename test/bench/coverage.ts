@@ -150,6 +150,9 @@ function misread(t: Tag): boolean {
   if ((t.language === 'Lua' || t.language === 'JavaScript') && t.kind === 'function' && new RegExp(`\\b${escape(t.name.split(/[.:]/).at(-1)!)}\\s*=\\s*(\\(\\s*function\\b|(?!function\\b|async\\b)[\\w.:\\[\\]]+\\s*\\()`).test(line)) return true;
   // An OCaml `let x = ... in` is a local of the expression after it, whatever scope ctags gives it.
   if (t.language === 'OCaml' && t.kind === 'var' && /^\s+let\b.*\bin\s*$/.test(line)) return true;
+  // An OCaml module-type constraint (`with type Ast.t = ...`, `and module To = B.Ast`), a packed module `(module M)`, a
+  // local `let open M in`, a type extension (`type _ t += C`): ctags tags their names as definitions; none declares one.
+  if (t.language === 'OCaml' && (new RegExp(`(\\b(with|and)\\s+(type|module)|\\(module)\\s+${escape(t.name)}\\b`).test(line) || (t.name === 'open' && /\blet\s+open\b/.test(line)) || new RegExp(`\\btype\\b.*\\b${escape(t.name)}\\s*\\+=`).test(line))) return true;
   if (t.language === 'Sh' && t.kind === 'alias' && !new RegExp(`^\\s*alias\\s+(-\\w+\\s+)*${escape(t.name)}=`).test(line)) return true;
   return false;
 }

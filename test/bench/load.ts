@@ -2,6 +2,7 @@
 //
 //   npm run bench:load [-- CORPUS] [--clients 32] [--seconds 30] [--edit-ms 1000] [--queries mixed|prose|code]
 //                      [--dir DIR] [--query-threads N] [--bin PATH]
+//   npm run bench:load [-- CORPUS] --replay N [--edit-every 86] [--dir DIR] [--tree CHECKOUT]   (load-replay.ts)
 //
 // A real daemon (`allot serve`, with the environment `allot start` gives it) on a copy of CORPUS (default: the
 // SymPy corpus of `bash test/bench/corpora.sh`; the corpus itself is never edited). N clients on keep-alive
@@ -23,11 +24,13 @@ import { openStore } from '../../indexer/store/open.ts';
 import { MAX_QUERY_CHARS } from '../../daemon/requests.ts';
 import { cleanUp, corpusArg, cpuSeconds, printGoals, warmUp, editor, flag, idle, machine, ms, PROJECT, random, rssMb, serveDaemon, workingCopy } from './daemon-run.ts';
 import { drawQueries } from './queries.ts';
+import { replay } from './load-replay.ts';
 
 const DEFAULT_CORPUS = path.join(PROJECT, 'bench-data/sympy/usr/lib/python3/dist-packages/sympy');
 
 async function main(): Promise<void> {
   const corpus = corpusArg(DEFAULT_CORPUS);
+  if (flag('replay')) return replay(corpus, Number(flag('replay')));
   const clients = Number(flag('clients') ?? 32);
   const seconds = Number(flag('seconds') ?? 30);
   const editMs = Number(flag('edit-ms') ?? 1000);
@@ -103,7 +106,7 @@ async function main(): Promise<void> {
     console.log(`\n${total} requests in ${r.duration.toFixed(1)} s: ${(total / r.duration).toFixed(0)} queries/s; ${r.errors} errors, ${r.non2xx} non-2xx, ${r.timeouts} timeouts`);
     if (refused.size) console.log(`not 2xx: ${[...refused].map(([k, n]) => `${n} x ${k}`).join(', ')}`);
     console.log(`latency p50 ${ms(r.latency.p50)}, p90 ${ms(r.latency.p90)}, p99 ${ms(r.latency.p99)}, max ${ms(r.latency.max)}`);
-    console.log(`${edited} edits, ${s1.indexing.batches - batches0} batches indexed; daemon CPU ${cpuUsed.toFixed(1)} s (${(cpuUsed / r.duration).toFixed(2)} cores), peak RSS ${peakRss.toFixed(0)} MB`);
+    console.log(`${edited} edits, ${s1.indexing.batches - batches0} batches indexed; daemon CPU ${cpuUsed.toFixed(1)} s (${(cpuUsed / r.duration).toFixed(2)} cores, ${((cpuUsed * 1000) / Math.max(1, total)).toFixed(1)} CPU-ms a query, writer included), peak RSS ${peakRss.toFixed(0)} MB`);
     const goals = [
       [`p50 <= 50 ms (${ms(r.latency.p50)})`, r.latency.p50 <= 50],
       [`p99 <= 250 ms (${ms(r.latency.p99)})`, r.latency.p99 <= 250],

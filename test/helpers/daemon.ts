@@ -51,7 +51,7 @@ export class GiveUp extends Error {}
 export async function waitFor<T>(
   check: () => Promise<T | undefined | null | false> | T | undefined | null | false,
   what: string,
-  timeoutMs = 20_000,
+  timeoutMs = 60_000,
   intervalMs = 25,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -130,7 +130,7 @@ export function isSettled(s: DaemonStatus): boolean {
   return s.watcher.state !== 'starting' && !s.indexing.catchingUp && s.indexing.state !== 'indexing' && s.indexing.state !== 'catching-up' && s.pending.paths === 0 && !s.pending.full;
 }
 
-export async function settled(client: AllotClient, timeoutMs = 30_000): Promise<DaemonStatus> {
+export async function settled(client: AllotClient, timeoutMs = 60_000): Promise<DaemonStatus> {
   return waitFor(async () => {
     const s = await client.status();
     return isSettled(s) ? s : null;

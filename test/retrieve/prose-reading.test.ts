@@ -29,6 +29,14 @@ const TABLE: { query: string; kind: 'prose' | 'names' | 'code'; shaped?: string[
     query: 'Language card is wrong when layout=compact\n\nThe top languages card cuts the last language off and the percentages do not add up when the compact layout is set:\n\n```js\nconst card = renderTopLanguages(langs, { layout: "compact" });\n```\nIt works with the normal layout.',
     kind: 'prose', shaped: ['renderTopLanguages'], words: ['card', 'wrong', 'percentages'],
   },
+  {
+    query: '# the cart total, with the discount applied once\ndef total(self):\n    return apply_discount(sum(x.price for x in self.items))',
+    kind: 'code', shaped: ['apply_discount', 'price'],
+  },
+  {
+    query: 'Discount applied twice\n\n```python\nfrom shop.cart import Cart\nfrom shop.pricing import apply_discount, Coupon\ncart = Cart([item_a, item_b])\ncart.add_coupon(Coupon(code=\"TEN\", percent=10))\nassert cart.total() == apply_discount(cart.subtotal(), 10)\n```\nWhen a coupon is added after the first item, the total applies the discount a second time.',
+    kind: 'names', shaped: ['Cart', 'apply_discount'], words: ['coupon', 'second'],
+  },
   { query: 'Traceback (most recent call last):\n  File "shop/cart.py", line 19, in total\n    return apply_discount(self.subtotal(), pct)\nValueError: percent out of range', kind: 'names', shaped: ['apply_discount', 'subtotal'] },
 ];
 
@@ -110,6 +118,50 @@ describe('fusion on prose', () => {
     // The same structural list found through identifiers leads the fusion of a names query.
     const strong = scripted('structural', ['w1', 'w2', 'w3', 'w4', 'w5'].map((id) => cand(id)));
     expect(order(hybridOf(strong, bm25, null), 'routeParams parseRoute').slice(0, 2)).toEqual(['w1', 'w2']);
+  });
+});
+
+describe('tests, examples and docs found by structure or vectors', () => {
+  it('count little in a question that does not ask for them, as in BM25; fully when it asks', () => {
+    const at = (id: string, fiber: string) => cand(id, { fiber, path: fiber });
+    const bm25 = scripted('bm25', [at('h1', 'shop/cart.py'), at('h2', 'shop/pricing.py'), at('h3', 'shop/coupon.py')]);
+    const structural = scripted('structural', [at('t1', 'tests/test_cart.py'), at('t2', 'docs/conf.py'), at('s1', 'shop/total.py')]);
+    const dense = scripted('dense', [at('t1', 'tests/test_cart.py'), at('s1', 'shop/total.py')]);
+    const fused = hybridOf(structural, bm25, dense);
+    const plain = order(fused, 'discount applied twice to the cart total');
+    expect(plain.indexOf('t1')).toBeGreaterThan(plain.indexOf('h3'));
+    expect(plain.indexOf('s1')).toBeLessThan(plain.indexOf('t1'));
+    // Asking for tests: the test object found by two lists outranks BM25's third hit.
+    const asked = order(fused, 'which tests cover the discount applied to the cart total');
+    expect(asked.indexOf('t1')).toBeLessThan(asked.indexOf('h3'));
+  });
+});
+
+describe('relevance reported by fusion', () => {
+  it('is each list\'s own score relative to its best, weighted by the list and counted little for a weak hit: 0..1, whatever the ranks', () => {
+    const scored = (id: string, score: number, extra: Partial<Candidate> = {}) => cand(id, { score, ...extra });
+    const bm25 = scripted('bm25', [scored('a', 10), scored('b', 9), scored('c', 1)]);
+    const structural = scripted('structural', [scored('w', 4, { weak: true }), scored('b', 2)]);
+    const dense = scripted('dense', [scored('d', 0.5), scored('a', 0.25)]);
+    const list = hybridOf(structural, bm25, dense).retrieve('where are discounts applied to the cart', 50);
+    const rel = new Map(list.map((c) => [c.objectId, c.relevance]));
+    // weights: BM25 2, structural 1, dense 1 (a prose query)
+    expect(rel.get('a')).toBeCloseTo((2 * 1 + 1 * 0.5) / 4, 10);
+    expect(rel.get('b')).toBeCloseTo((2 * 0.9 + 1 * 0.5) / 4, 10);
+    expect(rel.get('c')).toBeCloseTo((2 * 0.1) / 4, 10);
+    expect(rel.get('w')).toBeCloseTo((1 * 0.25) / 4, 10);
+    expect(rel.get('d')).toBeCloseTo(1 / 4, 10);
+    // The same ranks with a BM25 list that falls steeply: the third object's relevance falls with it, its rank does not.
+    const steep = scripted('bm25', [scored('a', 10), scored('b', 9), scored('c', 0.1)]);
+    const c2 = hybridOf(structural, steep, dense).retrieve('where are discounts applied to the cart', 50).find((c) => c.objectId === 'c')!;
+    expect(c2.relevance).toBeCloseTo((2 * 0.01) / 4, 10);
+  });
+
+  it('is reported for questions and names, not for the lines at a cursor (their fill stops on the fused score)', () => {
+    const bm25 = scripted('bm25', [cand('a', { score: 3 })]);
+    const structural = scripted('structural', [cand('b', { score: 1 })]);
+    expect(hybridOf(structural, bm25, null).retrieve('parseConfigFile', 10).every((c) => c.relevance !== undefined)).toBe(true);
+    expect(hybridOf(structural, bm25, null, { codeFile: 'a.py' }).retrieve('x = parse(', 10).every((c) => c.relevance === undefined)).toBe(true);
   });
 });
 

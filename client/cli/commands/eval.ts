@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { openStore } from '../../../indexer/store/open.ts';
 import { TOKENIZER_NAMES, type TokenizerName } from '../../../indexer/tokenizer.ts';
 import { DEFAULT_MAX_TASKS, DEFAULT_SEED, GOLD_CONVENTIONS, generateCrossfileTasks, type GoldConvention } from '../../eval/generate-crossfile.ts';
-import { METHODS, pickMethods } from '../../eval/methods.ts';
+import { METHODS, pickMethods, STOP_METHODS } from '../../eval/methods.ts';
 import { progressBar } from '../../eval/progress.ts';
 import { DEFAULT_INDEX_DIR, ensureIndexed, evalDbPath } from '../../eval/repo-index.ts';
 import { DEFAULT_BUDGETS, runCrossfile, type RunOutcome } from '../../eval/run-crossfile.ts';
@@ -215,7 +215,7 @@ export function registerEval(evalCmd: Command): void {
     .option('--forms <list>', `query forms: ${PROSE_FORMS.join(', ')}`, PROSE_FORMS.join(','))
     .option('--json', 'print the first form\'s summary.json instead of the file list')
     .action(async (tasksFile: string, flags: IndexFlags & { mirrors: string; worktrees?: string; out: string; methods?: string; budgets: string; forms: string; limit?: number; resume?: boolean; tokenizer: string; json?: boolean }) => {
-      const methods = await asUsage(() => pickMethods(flags.methods ?? DEFAULT_PROSE_METHODS.join(',')));
+      const methods = await asUsage(() => pickMethods(flags.methods ?? DEFAULT_PROSE_METHODS.join(','), [...METHODS, ...STOP_METHODS]));
       const budgets = budgetsOf(flags.budgets);
       const forms = [...new Set(flags.forms.split(',').map((x) => x.trim()).filter(Boolean))];
       const bad = forms.find((f) => !(PROSE_FORMS as readonly string[]).includes(f));
