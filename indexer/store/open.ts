@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { recordCleanClose, takeCleanClose } from './clean-close.ts';
 import { registerTextFunctions } from './file-text.ts';
 import { ensureFtsLayout } from './fts.ts';
-import { checkOwnFile, ensureDatabaseDir, isUnwritable, OwnFileError, prepareDatabaseFile, verifyDatabaseFiles, walHoldsFrames } from './own-files.ts';
+import { checkOwnFile, discardDatabase, ensureDatabaseDir, isUnwritable, OwnFileError, prepareDatabaseFile, verifyDatabaseFiles, walHoldsFrames } from './own-files.ts';
 
 export type DB = Database.Database;
 
@@ -183,6 +183,35 @@ function checkWritable(file: string, exists: boolean): void {
   }
 }
 
+/** The `state` key of the database file's identity (`dev:ino`) recorded by the writable open that built it in place. */
+export const BUILT_HERE = 'built_here';
+
+/** The database file's identity now: device and inode, which a copy, an archive or a clone never keeps. */
+export function fileStamp(file: string): string {
+  const st = fs.lstatSync(file, { bigint: true });
+  return `${st.dev}:${st.ino}`;
+}
+
+/**
+ * Whether the index was built in this very file: its stamp equals the file's identity. An index.db carried with
+ * a repository (committed, archived, copied) holds whatever its author planted (objects, file texts served as
+ * verbatim, cache rows, an embedder row naming a model folder to load), so a file without the stamp is never read.
+ */
+function builtHere(db: DB, file: string): boolean {
+  const stamp = db.prepare('SELECT value FROM state WHERE key = ?').pluck().get(BUILT_HERE);
+  return stamp === fileStamp(file);
+}
+
+/** Records the file's identity as built here (at every writable open, so a file allot rewrote itself stays trusted). */
+function stampBuiltHere(db: DB, file: string): void {
+  const now = fileStamp(file);
+  if (db.prepare('SELECT value FROM state WHERE key = ?').pluck().get(BUILT_HERE) === now) return;
+  db.prepare('INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(BUILT_HERE, now);
+}
+
+/** What an index not built in place makes a writable open say (once) before it discards it. */
+export const NOT_BUILT_HERE = 'was not built here (copied or carried with the repository)';
+
 /** How many writable opens of this process ran `quick_check` and how many skipped it (a clean close's record matched). */
 export const quickCheckTally = { run: 0, skipped: 0 };
 
@@ -236,6 +265,10 @@ export function checkIntegrity(db: DB, file: string, full = false): void {
  * `PRAGMA quick_check` unless told not to or the file is exactly as allot's
  * writer last closed it (clean-close.ts; a read-only one checks the file's
  * length), so a damaged index is reported before anything is written.
+ * A writable open stamps the file's identity (`dev:ino`) into `state`; an
+ * existing index without that stamp, or with another file's, was not built
+ * here (copied, archived, committed with the repository): a writable open
+ * discards it and starts empty, a read-only one refuses it (builtHere).
  * Close a writable connection with closeStore.
  */
 export function openStore(file: string, opts: { readonly?: boolean; quickCheck?: boolean } = {}): DB {
@@ -292,8 +325,18 @@ export function openStore(file: string, opts: { readonly?: boolean; quickCheck?:
           checkIntegrity(db, file);
         }
       }
+      if (version > 0 && !builtHere(db, file)) {
+        // Discarded before anything reads it, then created empty and stamped by the open below.
+        db.close();
+        process.stderr.write(`allot: the index ${file} ${NOT_BUILT_HERE}; rebuilding it\n`);
+        discardDatabase(file);
+        return openStore(file, opts);
+      }
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
+    } else if (version === latest && !builtHere(db, file)) {
+      // A reader never serves it: the writer (`allot index`, the daemon) discards and rebuilds it first.
+      throw new StoreError(`the index ${file} ${NOT_BUILT_HERE}, so it is not read: run \`allot index\` to rebuild it`, 'foreign');
     }
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
@@ -321,6 +364,7 @@ export function openStore(file: string, opts: { readonly?: boolean; quickCheck?:
     }
     // Full-text rows built with another layout (a migration recreated the table) are rebuilt from the views.
     if (!opts.readonly) {
+      stampBuiltHere(db, file);
       ensureFtsLayout(db);
       writers.set(db, file);
     }

@@ -235,6 +235,15 @@ export function moveDatabaseAside(file: string, now = new Date()): string | null
   return aside;
 }
 
+/**
+ * Deletes a database and the files SQLite keeps beside it (links refused, never followed): for an index allot did
+ * not build in place (open.ts), whose contents nothing may read. It is derived data, rebuilt from the repository.
+ */
+export function discardDatabase(file: string): void {
+  checkDatabaseFiles(file);
+  for (const suffix of ['', ...DB_SIDE_FILES]) fs.rmSync(file + suffix, { force: true });
+}
+
 /** A WAL with frames in it: the main file alone is not the database, and a writer may have stopped half-way. */
 export function walHoldsFrames(file: string): boolean {
   return (checkOwnFile(`${file}-wal`)?.size ?? 0) > 0;

@@ -6,7 +6,7 @@ import { indexRepository } from '../../indexer/index-repository.ts';
 import { seededRandom } from '../../indexer/random.ts';
 import { bm25Retriever } from '../../indexer/retrieve/bm25.ts';
 import { ftsStatistics } from '../../indexer/store/fts.ts';
-import { APPLICATION_ID, loadMigrations, openStore } from '../../indexer/store/open.ts';
+import { APPLICATION_ID, BUILT_HERE, fileStamp, loadMigrations, openStore } from '../../indexer/store/open.ts';
 import { bm25Fingerprint, randomEdit } from '../helpers/random-edits.ts';
 import { checkConsistency, scratchDirs, writeTree } from '../helpers/repo.ts';
 
@@ -81,6 +81,8 @@ describe('BM25 after edits', () => {
     for (const m of loadMigrations().filter((m) => m.version <= 5)) raw.exec(m.sql);
     raw.pragma(`application_id = ${APPLICATION_ID}`);
     raw.pragma('user_version = 5');
+    // Built in this file by an allot that stamps it (an unstamped one is rebuilt, not upgraded).
+    raw.prepare('INSERT INTO state (key, value) VALUES (?, ?)').run(BUILT_HERE, fileStamp(file));
     raw.close();
     {
       // Rows go in through a table of the old definition: what schema 5 had.

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { APPLICATION_ID, loadMigrations, openStore, StoreError } from '../../indexer/store/open.ts';
+import { APPLICATION_ID, BUILT_HERE, fileStamp, loadMigrations, openStore, StoreError } from '../../indexer/store/open.ts';
 import { scratchDirs } from '../helpers/repo.ts';
 
 const dir = scratchDirs();
@@ -59,19 +59,36 @@ describe('opening the store', () => {
     expect(() => openStore(file)).toThrowError(/newer than this allot understands/);
   });
 
-  it('upgrades an older index of its own when opened read-only, keeping its rows', () => {
+  /** An index at schema 1 holding a file row, stamped as built in this file (`stamped`) or as an allot before the stamp left it. */
+  function schemaOne(stamped: boolean): string {
     const file = path.join(dir(), 'index.db');
-    // An index at schema 1, as an older allot left it, holding a file row.
     const raw = new Database(file);
     raw.exec(loadMigrations()[0].sql);
     raw.pragma(`application_id = ${APPLICATION_ID}`);
     raw.pragma('user_version = 1');
     raw.prepare("INSERT INTO files (path, language, hash, size, line_count, mtime_ms, parse_errors) VALUES ('a.py', 'python', 'h', 1, 1, 0, 0)").run();
+    if (stamped) raw.prepare('INSERT INTO state (key, value) VALUES (?, ?)').run(BUILT_HERE, fileStamp(file));
     raw.close();
-    const db = openStore(file, { readonly: true });
+    return file;
+  }
+
+  it('upgrades an older index of its own when opened read-only, keeping its rows', () => {
+    const db = openStore(schemaOne(true), { readonly: true });
     expect(db.readonly).toBe(true);
     expect(db.pragma('user_version', { simple: true })).toBe(loadMigrations().at(-1)!.version);
     expect(db.prepare('SELECT path FROM files').pluck().all()).toEqual(['a.py']);
+    db.close();
+  });
+
+  it('rebuilds an older index without the built-here stamp once (it cannot be told from a carried copy)', () => {
+    const file = schemaOne(false);
+    let db = openStore(file);
+    expect(db.pragma('user_version', { simple: true })).toBe(loadMigrations().at(-1)!.version);
+    expect(db.prepare('SELECT count(*) FROM files').pluck().get()).toBe(0);
+    db.prepare("INSERT INTO files (path, language, hash, size, line_count, mtime_ms, parse_errors) VALUES ('b.py', 'python', 'h', 1, 1, 0, 0)").run();
+    db.close();
+    db = openStore(file);
+    expect(db.prepare('SELECT path FROM files').pluck().all()).toEqual(['b.py']);
     db.close();
   });
 
