@@ -7,8 +7,6 @@
 // Trains on one document per object (its body view, which holds signature and docstring; objects
 // without one use signature + docstring), then reports training seconds, vocabulary, peak RSS,
 // embedOne rates, and nearest sub-tokens of a few probes as a smell test of quality.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { openStore, StoreError, type DB } from '../../indexer/store/open.ts';
 import { viewTexts } from '../../indexer/store/view-texts.ts';
@@ -21,16 +19,16 @@ const dbPath = args[0] ?? '/tmp/sympy.db';
 
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
-/** Opens the index read-only; an index of an older schema is upgraded in a temporary copy, never in place. */
+/** Opens the index read-only. An index of an older schema is not upgraded here: a copy would be one allot did not
+ * build in place (which it rebuilds rather than trust), and upgrading the caller's file is `allot index`'s job. */
 function openForReading(file: string): { db: DB; cleanup: () => void } {
   try {
     return { db: openStore(file, { readonly: true }), cleanup: () => {} };
   } catch (err) {
-    if (!(err instanceof StoreError && err.code === 'newer' && /needs an upgrade/.test(err.message))) throw err;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'allot-embed-bench-'));
-    const copy = path.join(dir, 'index.db');
-    fs.copyFileSync(file, copy);
-    return { db: openStore(copy), cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+    if (err instanceof StoreError && err.code === 'newer' && /needs an upgrade/.test(err.message)) {
+      throw new Error(`${file} needs an upgrade: run \`allot index --db ${file}\` on its repository first`);
+    }
+    throw err;
   }
 }
 

@@ -136,7 +136,8 @@ async function queriesWhileEmbedding(corpus: string, dbFile: string, queries: st
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'allot-bench-embed-daemon-'));
   fs.cpSync(corpus, repo, { recursive: true });
   fs.mkdirSync(path.join(repo, '.allot'));
-  fs.copyFileSync(dbFile, path.join(repo, '.allot', 'index.db'));
+  // Moved, not copied: a copied index is one allot did not build in place, which it rebuilds rather than trust.
+  for (const ext of ['', '-wal', '-shm']) if (fs.existsSync(dbFile + ext)) fs.renameSync(dbFile + ext, path.join(repo, '.allot', `index.db${ext}`));
   const child = spawn(process.execPath, [path.join(PROJECT, 'client/bin/allot.js'), 'serve', repo], { stdio: 'ignore', env: daemonEnv(process.env) });
   try {
     let client: AllotClient | null = null;
