@@ -7,7 +7,6 @@
 // Trains on one document per object (its body view, which holds signature and docstring; objects
 // without one use signature + docstring), then reports training seconds, vocabulary, peak RSS,
 // embedOne rates, and nearest sub-tokens of a few probes as a smell test of quality.
-import path from 'node:path';
 import { openStore, StoreError, type DB } from '../../indexer/store/open.ts';
 import { viewTexts } from '../../indexer/store/view-texts.ts';
 import { trainRepositoryEmbedder, loadRepositoryEmbedder } from '../../indexer/embed/repo-embedder.ts';
