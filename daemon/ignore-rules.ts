@@ -10,10 +10,9 @@
  * drift apart; until then the semantics are mirrored here and tested against
  * discoverFiles() in test/daemon/ignore-rules.test.ts.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { DEFAULT_IGNORES } from '../indexer/discover.ts';
+import { DEFAULT_IGNORES, readRules } from '../indexer/discover.ts';
 
 /** Files whose change alters what is ignored: the whole tree must be re-discovered. */
 export const RULE_FILES = new Set(['.gitignore', '.allotignore']);
@@ -30,13 +29,6 @@ export interface IgnoreMatcher {
   reset(): void;
 }
 
-function readRules(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
 
 function ignoredBy(layers: Layer[], rel: string, isDir: boolean): boolean {
   let ignored = false;

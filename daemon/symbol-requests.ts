@@ -4,6 +4,7 @@
  * schemas use the same ones, and the README documents them.
  */
 import { z } from 'zod';
+import { globProblem } from '../indexer/retrieve/path-glob.ts';
 import { TOKENIZER_NAMES } from '../indexer/tokenizer.ts';
 import { OBJECT_KINDS, REFERENCE_FILTERS } from '../indexer/types.ts';
 import { ObjectIdSchema, parseWith, RepoPathSchema, type Parsed } from './requests.ts';
@@ -32,7 +33,13 @@ export const SymbolRequestSchema = z.object({
   name,
   kind: z.enum(OBJECT_KINDS).optional(),
   /** A glob over repository paths (`src/**\/*.ts`), or a folder or file path. */
-  path: z.string().min(1).max(MAX_GLOB_CHARS).refine((g) => !g.includes('\0') && !g.startsWith('/') && !g.split('/').includes('..'), 'path must be a repository-relative glob (no leading /, no ..)').optional(),
+  path: z.string().min(1).max(MAX_GLOB_CHARS)
+    .refine((g) => !g.includes('\0') && !g.startsWith('/') && !g.split('/').includes('..'), 'path must be a repository-relative glob (no leading /, no ..)')
+    .superRefine((g, ctx) => {
+      const problem = globProblem(g);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
   limit: z.number().int().min(1).max(MAX_SYMBOL_LIMIT).default(DEFAULT_SYMBOL_LIMIT),
 }).strict();
 

@@ -4,6 +4,7 @@
  * into (no watches on node_modules or .git), which is also what keeps the
  * daemon's own writes under `.allot/` from echoing back as changes.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Change } from './batcher.ts';
@@ -46,6 +47,9 @@ export function watchRepository(repo: string, opts: WatchOptions, on: WatcherHan
     const r = rel(abs);
     if (r === '' || r.startsWith('..')) return;
     if (RULE_FILES.has(path.posix.basename(r))) {
+      // A rule file that is a link is never read (discover.ts, readRules), so it changes no rule; and chokidar
+      // reports a link again each time it starts, so taking it for a change restarted the watcher forever.
+      if (event !== 'unlink' && fs.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink()) return;
       opts.matcher.reset();
       on.onRulesChanged(r);
       return;

@@ -26,11 +26,27 @@ interface Layer {
   rules: Ignore;
 }
 
-function readRules(file: string): string | null {
+/** Rule files larger than this are not rules (1 MiB: big ones hold a few thousand lines). */
+const MAX_RULES_BYTES = 1024 * 1024;
+
+/**
+ * An ignore file's rules, or null when there is none. As git does since 2.32, a rule file that is a symbolic link is
+ * not followed (a committed `.gitignore -> /dev/zero` would read forever; one to a file outside would read there), and
+ * only a regular file is read: never waiting on a FIFO, never more than MAX_RULES_BYTES.
+ */
+export function readRules(file: string): string | null {
+  let fd: number | undefined;
   try {
-    return fs.readFileSync(file, 'utf8');
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_RULES_BYTES) return null;
+    const buf = Buffer.alloc(st.size);
+    const n = fs.readSync(fd, buf, 0, st.size, 0);
+    return buf.toString('utf8', 0, n);
   } catch {
     return null;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 
@@ -114,7 +130,11 @@ export function discoverFiles(root: string, opts: { maxFileBytes: number }): Dis
           size = st.size;
           mtimes.set(rel, Math.trunc(st.mtimeMs));
         } catch (err) {
-          skipped.push({ path: rel, reason: 'vanished', message: (err as Error).message });
+          // Names are read as UTF-8: one that is not cannot be named back (its bytes became U+FFFD), say so
+          const undecodable = e.name.includes('\uFFFD') && (err as NodeJS.ErrnoException).code === 'ENOENT';
+          skipped.push(undecodable
+            ? { path: rel, reason: 'unreadable', message: 'the file name is not valid UTF-8 (rename it to index it)' }
+            : { path: rel, reason: 'vanished', message: (err as Error).message });
           continue;
         }
         if (size > opts.maxFileBytes) skipped.push({ path: rel, reason: 'too-large', message: `${size} bytes > ${opts.maxFileBytes}` });

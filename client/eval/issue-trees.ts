@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openStore, type DB } from '../../indexer/store/open.ts';
 import type { Progress } from './progress.ts';
+import { parseFilePath } from '../../daemon/requests.ts';
 import { ensureIndexed, evalDbPath } from './repo-index.ts';
 import type { IssueTask } from './tasks.ts';
 import { checkoutCommit, mirrorGitDir } from './worktree.ts';
@@ -69,6 +70,8 @@ export async function forEachIssueTree<T extends IssueTask>(
         const texts = new Map<string, string | null>();
         const repoText = (p: string) => {
           if (!texts.has(p)) {
+            // a gold patch naming `../x` or `/x` names no file of the tree
+            if (!parseFilePath(p).ok) return null;
             const f = path.join(tree, p);
             texts.set(p, fs.existsSync(f) && fs.statSync(f).isFile() ? fs.readFileSync(f, 'utf8') : null);
           }

@@ -5,20 +5,24 @@
  */
 import fs from 'node:fs';
 import { z } from 'zod';
+import { parseFilePath } from '../../daemon/requests.ts';
 
 /** A cross-file completion task: the usage at `path:line` needs the definition `gold` from another file. */
+/** A repository-relative path: no `..`, not absolute (a task's file cannot lie outside its repository). */
+const inside = z.string().refine((p) => parseFilePath(p).ok, 'expected a relative path without ..');
+
 export const CrossfileTaskSchema = z.object({
   id: z.string().min(1),
-  /** The repository's folder relative to `--root`. */
+  /** The repository's folder relative to `--root` (`..` allowed: gen-crossfile writes it relative to where it ran). */
   repo: z.string(),
   /** The file holding the usage, repository-relative. */
-  path: z.string().min(1),
+  path: inside,
   /** 1-based line of the usage (the "next line" to be written). */
   line: z.number().int().min(1),
   /** What the model already has: the file's imports and up to 30 lines before `line`. */
   query: z.string(),
   gold: z.object({
-    path: z.string().min(1),
+    path: inside,
     name: z.string(),
     startLine: z.number().int().min(1),
     endLine: z.number().int().min(1),

@@ -69,16 +69,48 @@ function readInto(fd: number, buf: Buffer, at: number): number {
   return at;
 }
 
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+const realRoots = new Map<string, string>();
+
+/**
+ * Where an open file really is, or null when that cannot be told: on Linux the kernel's name of the descriptor,
+ * so a folder swapped for a link after the file was found is seen in what was actually opened.
+ */
+function openedPath(fd: number, abs: string): string | null {
+  try {
+    return fs.readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    try {
+      return path.join(fs.realpathSync(path.dirname(abs)), path.basename(abs));
+    } catch {
+      return null;
+    }
+  }
+}
+
 /**
  * Reads and hashes one repository file, opening it once: its first bytes tell a binary file (images, archives)
  * before the rest is read. Every problem becomes a skip with the path and a reason; nothing throws.
+ * Discovery found a regular file, but the tree may change before the read: the open never follows a link
+ * (O_NOFOLLOW), never waits on a FIFO (O_NONBLOCK), and what it opened must be a regular file at exactly
+ * `root/rel` (no folder on the way became a link), so nothing outside the repository is ever read.
  */
 export function readRepoFile(root: string, rel: string, maxFileBytes: number): ReadOutcome {
   const tooLarge = (n: number) => ({ status: 'skipped', path: rel, reason: 'too-large', message: `${n} bytes > ${maxFileBytes}` }) as const;
   let fd: number | undefined;
   try {
-    fd = fs.openSync(path.join(root, rel), 'r');
+    const abs = path.join(root, rel);
+    fd = fs.openSync(abs, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
     const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return { status: 'skipped', path: rel, reason: 'unreadable', message: 'not a regular file (a FIFO, device or folder took its place)' };
+    let realRoot = realRoots.get(root);
+    if (realRoot === undefined) realRoots.set(root, (realRoot = fs.realpathSync(root)));
+    const opened = openedPath(fd, abs);
+    if (opened !== path.join(realRoot, rel)) {
+      if (opened?.endsWith(' (deleted)')) return { status: 'skipped', path: rel, reason: 'vanished', message: 'deleted while indexing' };
+      const inside = opened !== null && opened.startsWith(realRoot + path.sep);
+      return { status: 'skipped', path: rel, reason: inside ? 'symlink' : 'symlink-outside', message: `a folder on its path became a symbolic link while indexing: not followed (it led to ${opened ?? 'an unknown place'})` };
+    }
     if (stat.size > maxFileBytes) return tooLarge(stat.size);
     const buf = Buffer.allocUnsafe(stat.size);
     let end = readInto(fd, buf.subarray(0, Math.min(buf.length, BINARY_SNIFF)), 0);
@@ -90,6 +122,7 @@ export function readRepoFile(root: string, rel: string, maxFileBytes: number): R
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { status: 'skipped', path: rel, reason: 'vanished', message: 'deleted while indexing' };
+    if (code === 'ELOOP') return { status: 'skipped', path: rel, reason: 'symlink', message: 'became a symbolic link while indexing: not followed' };
     return { status: 'skipped', path: rel, reason: 'unreadable', message: (err as Error).message };
   } finally {
     if (fd !== undefined) fs.closeSync(fd);

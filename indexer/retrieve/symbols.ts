@@ -6,7 +6,7 @@
  * come from the structure the structural retriever keeps in memory when it is
  * current, else from one read of the store.
  */
-import picomatch from 'picomatch';
+import { globMatcher } from './path-glob.ts';
 import { modulePath } from '../extract/source.ts';
 import { identifiers, splitIdentifier } from '../identifiers.ts';
 import { isTestPath } from '../paths.ts';
@@ -96,7 +96,7 @@ export function pathFilter(glob: string | undefined): (path: string) => boolean 
   if (!glob) return () => true;
   const g = glob.replace(/^\.\//, '').replace(/\/$/, '');
   if (!/[*?[\]{}()!]/.test(g)) return (p) => p === g || p.startsWith(`${g}/`);
-  return picomatch(g, { dot: true });
+  return globMatcher(g);
 }
 
 interface ParsedQuery {

@@ -4,9 +4,7 @@
  * (so what is shown is byte-for-byte what is written), file-level retrieval and
  * the typed searches' look-ups.
  */
-import { contentHash } from '../extract/extract-file.ts';
-import fs from 'node:fs';
-import path from 'node:path';
+import { readRepoFile } from '../extract/extract-file.ts';
 import { isDocPath, isTestPath } from '../paths.ts';
 import {
   buildFileTermIndex, chunkBm25, fileBm25, literalLines, objectsNamed, queryTermWeights, usesOf, viewScoresByFile, weightedFtsQuery,
@@ -54,7 +52,7 @@ export function storeFileSource(db: DB, root: string | null, opts: { dense?: Que
   const dense = opts.dense;
   const queryVectors = new Map<string, Float32Array>();
   const termIndex = () => (terms ??= buildFileTermIndex(db, rankable));
-  const fileRow = db.prepare('SELECT id, hash, line_count AS lineCount FROM files WHERE path = ?');
+  const fileRow = db.prepare('SELECT id, hash, size, line_count AS lineCount FROM files WHERE path = ?');
   const textOf = db.prepare('SELECT text FROM file_texts WHERE file_id = ?').pluck();
   let pathList: string[] | undefined;
   let languages: Map<string, string> | undefined;
@@ -70,21 +68,21 @@ export function storeFileSource(db: DB, root: string | null, opts: { dense?: Que
     },
 
     content(p: string): StoreFileContent | StoreFileUnavailable {
-      const row = fileRow.get(p) as { id: number; hash: string; lineCount: number } | undefined;
+      const row = fileRow.get(p) as { id: number; hash: string; size: number; lineCount: number } | undefined;
       if (!row) return { reason: 'not-indexed', message: `${p} is not in the index` };
       if (root === null) {
         const text = (textOf.get(row.id) as string | undefined) ?? '';
         return { text, lineCount: countLines(text) };
       }
-      let bytes: Buffer;
-      try {
-        bytes = fs.readFileSync(path.join(root, p));
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' || code === 'ENOTDIR') return { reason: 'missing', message: `${p} was deleted since indexing (re-run allot index)` };
-        return { reason: 'unreadable', message: `${p} cannot be read: ${(err as Error).message}` };
+      // The indexer's own reader: never through a link, never a FIFO or device, never outside the repository.
+      const read = readRepoFile(root, p, row.size);
+      if (read.status === 'skipped') {
+        if (read.reason === 'vanished') return { reason: 'missing', message: `${p} was deleted since indexing (re-run allot index)` };
+        if (read.reason === 'too-large' || read.reason === 'binary') return { reason: 'changed-since-indexing', message: `${p} changed on disk since indexing (re-run allot index)` };
+        return { reason: 'unreadable', message: `${p} cannot be read: ${read.message}` };
       }
-      if (contentHash(bytes) !== row.hash) {
+      const bytes = read.bytes;
+      if (read.hash !== row.hash) {
         return { reason: 'changed-since-indexing', message: `${p} changed on disk since indexing (re-run allot index)` };
       }
       let text: string;

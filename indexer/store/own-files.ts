@@ -37,7 +37,7 @@ function kindOf(st: fs.Stats): string {
   if (st.isFIFO()) return 'a named pipe';
   if (st.isSocket()) return 'a socket';
   if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
-  return 'not a regular file';
+  return st.isFile() ? 'a regular file' : 'not a regular file';
 }
 
 function lstatOrNull(file: string): fs.Stats | null {

@@ -60,6 +60,13 @@ describe.concurrent('own files are never followed through links', () => {
     expect(fs.lstatSync(path.join(w.repo, '.allot/.gitignore')).isSymbolicLink()).toBe(true);
   });
 
+  it('a regular file in place of .allot/: refused, named as what it is, and left as it was', T, async () => {
+    const h = hostile();
+    fs.writeFileSync(path.join(h.repo, '.allot'), 'mine\n');
+    expectRefusal(await allotAsync(['index', h.repo]), /refusing to use .*\/\.allot: it is a regular file, where allot keeps its folder/);
+    expect(fs.readFileSync(path.join(h.repo, '.allot'), 'utf8')).toBe('mine\n');
+  });
+
   it('a committed .allot/daemon.log or daemon.pid link: start and serve refuse, nothing is appended to the target', T, async () => {
     const h = hostile();
     plantLink(h.repo, 'daemon.log', h.victim);
