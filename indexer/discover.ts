@@ -79,9 +79,6 @@ export function discoverFiles(root: string, opts: { maxFileBytes: number }): Dis
   while (stack.length) {
     const { rel: dir, layers: parentLayers } = stack.pop()!;
     const abs = path.join(root, dir);
-    let layers = parentLayers;
-    const local = [readRules(path.join(abs, '.gitignore')), readRules(path.join(abs, '.allotignore'))].filter((x): x is string => x !== null);
-    if (local.length) layers = [...parentLayers, { base: dir, rules: ignore().add(local.join('\n')) }];
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(abs, { withFileTypes: true });
@@ -89,6 +86,14 @@ export function discoverFiles(root: string, opts: { maxFileBytes: number }): Dis
       skipped.push({ path: dir || '.', reason: 'unreadable', message: (err as Error).message });
       continue;
     }
+    // Only rule files the listing holds are read: trying both in every folder cost two failed opens (and thrown errors) per folder.
+    let layers = parentLayers;
+    const local = entries
+      .filter((e) => e.name === '.gitignore' || e.name === '.allotignore')
+      .sort((a, b) => (a.name === '.gitignore' ? -1 : b.name === '.gitignore' ? 1 : 0))
+      .map((e) => readRules(path.join(abs, e.name)))
+      .filter((x): x is string => x !== null);
+    if (local.length) layers = [...parentLayers, { base: dir, rules: ignore().add(local.join('\n')) }];
     for (const e of entries) {
       const rel = dir ? `${dir}/${e.name}` : e.name;
       if (e.isSymbolicLink()) {

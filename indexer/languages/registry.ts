@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Language as Grammar, Parser, Query } from 'web-tree-sitter';
+import type { Parser, Query } from 'web-tree-sitter';
 import type { CodeLanguage, Language } from '../types.ts';
 import { blankCppMacros, blankExportMacros, dartModernSyntax, kotlinModernSyntax, separateCallSignatures } from './repairs.ts';
 
@@ -138,6 +138,8 @@ export function loadLanguage(language: CodeLanguage): Promise<LoadedLanguage> {
   let p = loaded.get(language);
   if (!p) {
     p = (async () => {
+      // Loaded with the first grammar: a run that parses nothing (a no-change `allot index`) never loads it.
+      const { Language: Grammar, Parser, Query } = await import('web-tree-sitter');
       init ??= Parser.init();
       await init;
       const spec = LANGUAGE_SPECS[language];

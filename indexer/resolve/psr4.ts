@@ -1,5 +1,5 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { z } from 'zod';
 
 /** One PSR-4 root: classes of namespace `prefix` (`App\`) live below folder `dir` (repository-relative, `app`). */
 export interface Psr4Root {
@@ -7,10 +7,15 @@ export interface Psr4Root {
   dir: string;
 }
 
-const dirs = z.union([z.string(), z.array(z.string())]);
-const autoload = z.object({ 'psr-4': z.record(z.string(), dirs).optional() }).passthrough();
 /** The part of composer.json PSR-4 reads; everything else in the file is left alone. */
-const composerJson = z.object({ autoload: autoload.optional(), 'autoload-dev': autoload.optional() }).passthrough();
+function composerSchema(z: typeof import('zod').z) {
+  const dirs = z.union([z.string(), z.array(z.string())]);
+  const autoload = z.object({ 'psr-4': z.record(z.string(), dirs).optional() }).passthrough();
+  return z.object({ autoload: autoload.optional(), 'autoload-dev': autoload.optional() }).passthrough();
+}
+let composerJson: ReturnType<typeof composerSchema> | undefined;
+/** zod loads with the first composer.json read: most repositories have none, and loading it cost every `allot index` run ~70 CPU-ms. */
+const loadComposerSchema = () => (composerJson ??= composerSchema((createRequire(import.meta.url)('zod') as typeof import('zod')).z));
 
 /**
  * The PSR-4 roots one composer.json declares (`autoload` and `autoload-dev`), its
@@ -24,7 +29,7 @@ export function psr4Roots(composerPath: string, text: string): Psr4Root[] {
   } catch {
     return [];
   }
-  const parsed = composerJson.safeParse(json);
+  const parsed = loadComposerSchema().safeParse(json);
   if (!parsed.success) return [];
   const base = path.posix.dirname(composerPath);
   const roots: Psr4Root[] = [];
