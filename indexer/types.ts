@@ -94,7 +94,7 @@ export interface FileExtraction {
   text: string;
   /** tree-sitter ERROR/MISSING nodes seen; the file is still indexed with what parsed. */
   parseErrors: number;
-  /** Non-fatal problems (invalid UTF-8 replaced, parse timeout...) reported with the path. */
+  /** Non-fatal problems (invalid UTF-8 replaced, parse abandoned...) reported with the path. */
   warnings: string[];
   objects: ExtractedObject[];
   views: ExtractedView[];
@@ -221,7 +221,7 @@ export interface IndexSummary {
   limited: Record<string, number>;
   /** Each such file with its reason and what was kept. */
   limitedPaths: { path: string; reason: LimitReason; message: string }[];
-  /** Files indexed with a problem (syntax errors, invalid UTF-8, parse timeout) or lost while indexing (vanished, unreadable). */
+  /** Files indexed with a problem (syntax errors, invalid UTF-8, parse abandoned) or lost while indexing (vanished, unreadable). */
   problems: { path: string; message: string }[];
   /** The extraction cache after the run: rows, bytes stored and the bound. */
   cache: { entries: number; bytes: number; maxBytes: number };

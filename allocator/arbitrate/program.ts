@@ -7,12 +7,12 @@
  */
 import type { Node, Tree } from 'web-tree-sitter';
 import { loadLanguage, type LoadedLanguage } from '../../indexer/languages/registry.ts';
+import { parseBudget } from '../../indexer/extract/parse-budget.ts';
 import { analyzePython, type AnalyzeContext } from './analyze-python.ts';
 import { analyzeScript } from './analyze-script.ts';
 import { emptyFacts, type ProgramFacts } from './facts.ts';
 import type { ArbitrateLanguage } from './types.ts';
 
-const PARSE_TIMEOUT_MS = 5_000;
 /** Errors listed per program; the count is exact. */
 const MAX_LISTED_ERRORS = 5;
 const CLASS_OPEN = 'class __Candidate__ {\n';
@@ -51,9 +51,8 @@ export async function analyzeProgram(text: string, language: ArbitrateLanguage, 
 export function analyzeText(text: string, language: ArbitrateLanguage, lang: LoadedLanguage, opts: AnalyzeOptions = {}): ProgramFacts {
   const source = text.replace(/\r\n?/g, '\n');
   const parse = (t: string): Tree | null => {
-    const deadline = performance.now() + PARSE_TIMEOUT_MS;
     lang.parser.reset();
-    return lang.parser.parse(t, null, { progressCallback: () => performance.now() > deadline });
+    return lang.parser.parse(t, null, { progressCallback: parseBudget().progress });
   };
   if (language === 'python') {
     const body = dedent(source);

@@ -2,6 +2,7 @@ import type { Node, QueryMatch } from 'web-tree-sitter';
 import type { LoadedLanguage } from '../languages/registry.ts';
 import type { ExtractedObject, ExtractedReference, ExtractedView, ObjectKind, ReferenceKind } from '../types.ts';
 import { recoverMatches, type Recovered } from './recover.ts';
+import { parseBudget } from './parse-budget.ts';
 import { moduleObject, SourceLines } from './source.ts';
 import { CONTAINERS, viewText } from './view-text.ts';
 
@@ -10,8 +11,6 @@ const DEFINITION_KINDS = new Set<ObjectKind>(['class', 'interface', 'struct', 'e
 /** Kinds whose functions are methods. */
 const METHOD_HOSTS = new Set<ObjectKind>(['class', 'interface', 'struct', 'enum', 'trait']);
 
-/** Parsing stops after this long; the file is then indexed as plain text lines. */
-export const PARSE_TIMEOUT_MS = 5_000;
 const MAX_SIGNATURE = 400;
 /** Definitions nested deeper than this stay part of their enclosing object: pathological nesting must not cost quadratic view text. */
 export const MAX_OBJECT_DEPTH = 16;
@@ -44,23 +43,23 @@ export interface CodeExtraction {
 /**
  * Extracts canonical objects, their own views and their outgoing references
  * from one parsed source file, driven by the language's query file.
- * Returns null when the parser gives up (timeout); the caller then indexes the
- * file as text.
+ * Returns null when the parser gives up (its step budget spent: `parse-budget.ts`);
+ * the caller then indexes the file as text.
  */
 export function extractCode(
   path: string,
   src: SourceLines,
   lang: LoadedLanguage,
 ): CodeExtraction | null {
-  const deadline = performance.now() + PARSE_TIMEOUT_MS;
+  const budget = parseBudget();
   lang.parser.reset();
   const text = lang.spec.repair?.(src.text) ?? src.text;
-  const tree = lang.parser.parse(text, null, { progressCallback: () => performance.now() > deadline });
+  const tree = lang.parser.parse(text, null, { progressCallback: budget.progress });
   if (!tree) return null;
   let recovered: Recovered | undefined;
   try {
     const root = tree.rootNode;
-    recovered = recoverMatches(lang, text, src, root, deadline);
+    recovered = recoverMatches(lang, text, src, root, budget);
     const matches = recovered.matches;
     const defs = collectDefinitions(matches, lang, src, attachmentsOf(matches, src.text));
     const objects = buildObjects(path, src, defs);

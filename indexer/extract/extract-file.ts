@@ -45,8 +45,8 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
-/** The warning of a parse given up (a timeout): the outcome depends on the machine's speed, so it is never cached. */
-export const PARSE_ABANDONED = 'parse abandoned after a timeout: indexed as plain text';
+/** The warning of a parse given up (its step budget spent, `parse-budget.ts`); never cached, since the wall-clock backstop can be what ended it. */
+export const PARSE_ABANDONED = 'parse abandoned (its step budget spent): indexed as plain text';
 
 /** A repository file read for indexing: its bytes, their hash and the modification time to record. */
 export interface ReadFile {

@@ -1,5 +1,6 @@
 import type { Node, QueryMatch, Range, Tree } from 'web-tree-sitter';
 import type { LoadedLanguage } from '../languages/registry.ts';
+import type { ParseBudget } from './parse-budget.ts';
 import type { SourceLines } from './source.ts';
 
 /** At most this many separate re-parses per file: past it, neighbouring chunks are parsed together. */
@@ -26,7 +27,7 @@ export interface Recovered {
  * positions stay those of the file); its matches replace the first parse's.
  * `text` is what was parsed (the file, or its repair of the same length).
  */
-export function recoverMatches(lang: LoadedLanguage, text: string, src: SourceLines, root: Node, deadline: number): Recovered {
+export function recoverMatches(lang: LoadedLanguage, text: string, src: SourceLines, root: Node, budget: ParseBudget): Recovered {
   const first = lang.query.matches(root);
   if (!root.hasError) return { matches: first, trees: [] };
   const regions = brokenRegions(root);
@@ -39,9 +40,9 @@ export function recoverMatches(lang: LoadedLanguage, text: string, src: SourceLi
   const matches = first.filter((m) => !inRegion(matchStart(m)));
   const trees: Tree[] = [];
   for (const range of merged) {
-    if (performance.now() > deadline) break;
+    if (budget.exhausted()) break;
     lang.parser.reset();
-    const tree = lang.parser.parse(text, null, { includedRanges: [range], progressCallback: () => performance.now() > deadline });
+    const tree = lang.parser.parse(text, null, { includedRanges: [range], progressCallback: budget.progress });
     if (!tree) break;
     trees.push(tree);
     for (const m of lang.query.matches(tree.rootNode)) {

@@ -82,7 +82,7 @@ export function extractionCache(db: DB): ExtractionCache {
     record(file, requested, restored) {
       if (maxBytes <= 0) return;
       if (restored) return void touch.run(++clock, file.hash, requested);
-      // A parse given up after a timeout depends on how busy the machine was: never kept.
+      // A parse given up (its step budget spent, or the wall-clock backstop on a stalled machine): never kept.
       if (file.warnings.includes(PARSE_ABANDONED)) return;
       const data = zlib.deflateRawSync(Buffer.from(JSON.stringify(toCached(file)), 'utf8'), { level: 1 });
       put.run(file.hash, requested, data, data.length, ++clock);

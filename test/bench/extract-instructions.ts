@@ -23,8 +23,8 @@ if (!CODE_LANGUAGES.includes(language as CodeLanguage) || !(Number(maxMb) > 0) |
   console.error('usage: extract-instructions.ts LANGUAGE MB DIR... [--parse]');
   process.exit(2);
 }
-// Under valgrind a parse runs some 50x slower: the parse timeout and error recovery's deadline would end it early and
-// count less work than a real extraction does. Time stands still for this process.
+// Under valgrind a parse runs some 50x slower: the parse budget's wall-clock backstop could end a heavy parse early
+// and count less work than a real extraction does. Time stands still for this process.
 performance.now = () => 0;
 
 const lang = await loadLanguage(language as CodeLanguage);
