@@ -326,8 +326,10 @@ export function openStore(file: string, opts: { readonly?: boolean; quickCheck?:
         }
       }
       if (version > 0 && !builtHere(db, file)) {
-        // Discarded before anything reads it, then created empty and stamped by the open below.
         db.close();
+        // Another process discarded and recreated it since this one opened it: open what is there now instead.
+        if (ino !== null && fs.lstatSync(file).ino !== ino) return openStore(file, opts);
+        // Discarded before anything reads it, then created empty and stamped by the open below.
         process.stderr.write(`allot: the index ${file} ${NOT_BUILT_HERE}; rebuilding it\n`);
         discardDatabase(file);
         return openStore(file, opts);
@@ -359,6 +361,9 @@ export function openStore(file: string, opts: { readonly?: boolean; quickCheck?:
           db.exec(m.sql);
           db.pragma(`application_id = ${APPLICATION_ID}`);
           db.pragma(`user_version = ${m.version}`);
+          // Stamped in the same transaction that gives the file its first schema: another process opening it while
+          // it is being created must never see an allot index without its stamp (and take it for a carried one).
+          stampBuiltHere(db, file);
         })();
       }
     }
