@@ -10,7 +10,7 @@ import { overlapping, within } from './containment.ts';
 import { groupInput, outlines, touchedOf, type GroupInput } from './form.ts';
 import { headInput } from './head.ts';
 import { expandOutline, isOutline, outlineWithin } from './outline.ts';
-import { renderInput, renderWindow, WHOLE_OVER_COMPACT, wholeRendered, wholeTokens, type Rendered, type RenderInput } from './render.ts';
+import { renderInput, renderWindow, wholeInsteadOf, wholeRendered, wholeTokens, type Rendered, type RenderInput } from './render.ts';
 import type { ObjectInfo, ObjectText, Position, Role } from './types.ts';
 
 /** A block of the context while the fill runs: its group, what it renders from, and its rendering. */
@@ -105,9 +105,9 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
           const o = outlineWithin(host.gi.input, host.gi.plan(), room, tok, { touched, opening: ctx.headLines });
           if (o && o.tokens <= room) {
             // The outline is a compact form too: the whole container instead when that is at most twice it.
-            const d = wholeTokens(host.gi.input, Math.min(room, WHOLE_OVER_COMPACT * o.tokens), tok);
-            const form = d <= room && d <= WHOLE_OVER_COMPACT * o.tokens ? wholeRendered(host.gi.input, d) : o;
-            if (form !== o) host.gi.d = d;
+            const d = wholeInsteadOf(host.gi.input, o.tokens, room, tok);
+            const form = d !== null ? wholeRendered(host.gi.input, d) : o;
+            if (d !== null) host.gi.d = d;
             left = room - form.tokens;
             host.allowance = Math.max(host.allowance, room);
             host.input = host.gi.input;
@@ -179,8 +179,8 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       const head = headInput(obj, ctx.headLines);
       const rendered = renderWindow(head, [0, head.lines.length - 1], tok);
       // A head saves breadth only when it is much smaller than the whole: otherwise the whole, so little more.
-      const d = rendered.tokens <= room ? wholeTokens(input, Math.min(room, WHOLE_OVER_COMPACT * rendered.tokens), tok) : Infinity;
-      if (d <= room && d <= WHOLE_OVER_COMPACT * rendered.tokens) {
+      const d = rendered.tokens <= room ? wholeInsteadOf(input, rendered.tokens, room, tok) : null;
+      if (d !== null) {
         gi.d = d;
         block = place(input, wholeRendered(input, d));
       } else if (rendered.tokens <= room) block = place(head, rendered);

@@ -123,6 +123,13 @@ export function wholeTokens(input: RenderInput, limit: number, tokenizer: Tokeni
  */
 export const WHOLE_OVER_COMPACT = 2;
 
+/** The whole's tokens when it stands instead of a compact form of `compactTokens` (WHOLE_OVER_COMPACT): within `room`, else null. */
+export function wholeInsteadOf(input: RenderInput, compactTokens: number, room: number, tokenizer: Tokenizer): number | null {
+  const limit = Math.min(room, WHOLE_OVER_COMPACT * compactTokens);
+  const d = wholeTokens(input, limit, tokenizer);
+  return d <= limit ? d : null;
+}
+
 /** Characters per token above which a text is judged too long to fit without encoding it (code averages 3-4). */
 export const MAX_CHARS_PER_TOKEN = 12;
 
