@@ -230,7 +230,9 @@ describe('properties of the whole pipeline', () => {
         for (const [k, b] of a.blocks.entries()) {
           const o = w.objects.find((x) => x.id === shown[k].objectId)!;
           if (b.role === 'interface' || b.role === 'fill') {
-            const found = w.candidates.some((c) => c.objectId === o.id && c.viaStructure);
+            // Found through structure: the block's object, or one it contains (merged into it, containment).
+            const within = new Set([o.id, ...(b.contains ?? []).map((c) => c.objectId)]);
+            const found = w.candidates.some((c) => within.has(c.objectId) && c.viaStructure);
             if (b.role === 'interface') expect(found).toBe(true);
             if (a.trace.join.shrunkLines === 0) {
               // Whole, an outline, or (found through structure) its head: never a cut window.
