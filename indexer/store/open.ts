@@ -198,15 +198,12 @@ export function fileStamp(file: string): string {
  * verbatim, cache rows, an embedder row naming a model folder to load), so a file without the stamp is never read.
  */
 function builtHere(db: DB, file: string): boolean {
-  const stamp = db.prepare('SELECT value FROM state WHERE key = ?').pluck().get(BUILT_HERE);
-  return stamp === fileStamp(file);
+  return db.prepare('SELECT value FROM state WHERE key = ?').pluck().get(BUILT_HERE) === fileStamp(file);
 }
 
-/** Records the file's identity as built here (at every writable open, so a file allot rewrote itself stays trusted). */
+/** Records the file's identity as built here, in the transaction that gives a new file its first schema. */
 function stampBuiltHere(db: DB, file: string): void {
-  const now = fileStamp(file);
-  if (db.prepare('SELECT value FROM state WHERE key = ?').pluck().get(BUILT_HERE) === now) return;
-  db.prepare('INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(BUILT_HERE, now);
+  db.prepare('INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(BUILT_HERE, fileStamp(file));
 }
 
 /** What an index not built in place makes a writable open say (once) before it discards it. */
@@ -356,20 +353,20 @@ export function openStore(file: string, opts: { readonly?: boolean; quickCheck?:
         }
         return openStore(file, opts);
       }
-      for (const m of migrations.filter((m) => m.version > version)) {
+      for (const [i, m] of migrations.filter((m) => m.version > version).entries()) {
         db.transaction(() => {
           db.exec(m.sql);
           db.pragma(`application_id = ${APPLICATION_ID}`);
           db.pragma(`user_version = ${m.version}`);
           // Stamped in the same transaction that gives the file its first schema: another process opening it while
           // it is being created must never see an allot index without its stamp (and take it for a carried one).
-          stampBuiltHere(db, file);
+          // An existing index was stamped when it was created (one without the stamp was discarded above).
+          if (version === 0 && i === 0) stampBuiltHere(db, file);
         })();
       }
     }
     // Full-text rows built with another layout (a migration recreated the table) are rebuilt from the views.
     if (!opts.readonly) {
-      stampBuiltHere(db, file);
       ensureFtsLayout(db);
       writers.set(db, file);
     }
