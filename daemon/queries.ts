@@ -197,7 +197,8 @@ export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions
     // An object source per query, over what earlier queries read of files no batch has changed since.
     async context(query, options, r = {}, session) {
       checkPath(r.path);
-      const remembered = caching && session === undefined ? { state: indexState(), key: answerKey('context', query, options, r) } : null;
+      const key = answerKey('context', query, options, r);
+      const remembered = caching && session === undefined ? { state: indexState(), key } : null;
       const hit = remembered && answers.get(remembered.state, remembered.key);
       if (hit) return hit as ContextAnswer;
       const generation = getGeneration(db);
@@ -209,11 +210,13 @@ export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions
         // nothing it read changed since (`kept-answers.ts`).
         const depth = retrievalDepth(parseAllocateOptions(options));
         const candidates = retriever.retrieve(query, depth);
-        const key = answerKey('context', query, options, r);
         const digest = JSON.stringify(candidates);
         const settled = getGeneration(db) === generation;
         const recalled = settled ? kept.recall(key, digest, generation) : undefined;
-        if (recalled) return recalled;
+        if (recalled) {
+          if (remembered) answers.set(remembered.state, remembered.key, recalled);
+          return recalled;
+        }
         const reading = readingSource(source);
         const given: Retriever = { name: retriever.name, retrieve: (q, k) => (q === query && k === depth ? candidates : retriever.retrieve(q, k)) };
         const allocation = withWarnings(buildContext(query, given, reading, options), reading);
