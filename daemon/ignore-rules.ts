@@ -12,10 +12,10 @@
  */
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { DEFAULT_IGNORES, readRules } from '../indexer/discover.ts';
+import { DEFAULT_IGNORES, readRules, RULE_FILE_NAMES } from '../indexer/discover.ts';
 
 /** Files whose change alters what is ignored: the whole tree must be re-discovered. */
-export const RULE_FILES = new Set(['.gitignore', '.allotignore']);
+export const RULE_FILES: ReadonlySet<string> = new Set(RULE_FILE_NAMES);
 
 interface Layer {
   base: string;
@@ -28,7 +28,6 @@ export interface IgnoreMatcher {
   /** Forgets cached rule files (after a .gitignore or .allotignore changed). */
   reset(): void;
 }
-
 
 function ignoredBy(layers: Layer[], rel: string, isDir: boolean): boolean {
   let ignored = false;
@@ -59,7 +58,7 @@ export function createIgnoreMatcher(root: string): IgnoreMatcher {
       parent = layers(parentOf(dir));
     }
     const abs = path.join(root, dir);
-    const local = [readRules(path.join(abs, '.gitignore')), readRules(path.join(abs, '.allotignore'))].filter((x): x is string => x !== null);
+    const local = RULE_FILE_NAMES.map((name) => readRules(path.join(abs, name))).filter((x): x is string => x !== null);
     const result = local.length ? [...parent, { base: dir, rules: ignore().add(local.join('\n')) }] : parent;
     layersOf.set(dir, result);
     return result;

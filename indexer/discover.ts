@@ -26,6 +26,9 @@ interface Layer {
   rules: Ignore;
 }
 
+/** The ignore files of a folder, in the order their rules apply (a later rule overrides an earlier one). */
+export const RULE_FILE_NAMES = ['.gitignore', '.allotignore'] as const;
+
 /** Rule files larger than this are not rules (1 MiB: big ones hold a few thousand lines). */
 const MAX_RULES_BYTES = 1024 * 1024;
 
@@ -88,10 +91,8 @@ export function discoverFiles(root: string, opts: { maxFileBytes: number }): Dis
     }
     // Only rule files the listing holds are read: trying both in every folder cost two failed opens (and thrown errors) per folder.
     let layers = parentLayers;
-    const local = entries
-      .filter((e) => e.name === '.gitignore' || e.name === '.allotignore')
-      .sort((a, b) => (a.name === '.gitignore' ? -1 : b.name === '.gitignore' ? 1 : 0))
-      .map((e) => readRules(path.join(abs, e.name)))
+    const local = RULE_FILE_NAMES.filter((name) => entries.some((e) => e.name === name))
+      .map((name) => readRules(path.join(abs, name)))
       .filter((x): x is string => x !== null);
     if (local.length) layers = [...parentLayers, { base: dir, rules: ignore().add(local.join('\n')) }];
     for (const e of entries) {

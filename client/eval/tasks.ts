@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { parseFilePath } from '../../daemon/requests.ts';
 
-/** A cross-file completion task: the usage at `path:line` needs the definition `gold` from another file. */
 /** A repository-relative path: no `..`, not absolute (a task's file cannot lie outside its repository). */
 const inside = z.string().refine((p) => parseFilePath(p).ok, 'expected a relative path without ..');
 
+/** A cross-file completion task: the usage at `path:line` needs the definition `gold` from another file. */
 export const CrossfileTaskSchema = z.object({
   id: z.string().min(1),
   /** The repository's folder relative to `--root` (`..` allowed: gen-crossfile writes it relative to where it ran). */
