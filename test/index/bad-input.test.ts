@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -117,7 +118,9 @@ describe('bad input', () => {
           return;
         }
         try {
-          const db = openStore(dbFile, { readonly: true });
+          // A bare read-only connection: the probe must not take part in the build (openStore upgrades a schema
+          // still being created through a writable open, which competes with the child for the write lock).
+          const db = new Database(dbFile, { readonly: true, fileMustExist: true });
           const n = (db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
           db.close();
           if (n > 0) {
