@@ -18,16 +18,20 @@ export interface OutlineMember {
   id: string;
   /** 1 for a direct child, 2 for a child's child, ... */
   depth: number;
-  /** Declaration lines and the first line of its docstring. */
-  listing: number[];
+  /** Declaration lines and the first line of its docstring (found when first read). */
+  readonly listing: number[];
   span: [number, number];
 }
 
-/** What an outline is built from: the object's declaration, members and own lines (fields). */
+/**
+ * What an outline is built from: the object's declaration, members and own lines (fields). Listings and fields are
+ * found when first read: an outline that must be complete stops at the first listing that does not fit, and a
+ * generated module has thousands of members.
+ */
 export interface OutlinePlan {
   declaration: number[];
   members: OutlineMember[];
-  fields: number[];
+  readonly fields: number[];
 }
 
 const CONTAINER_KINDS = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'module', 'type', 'impl', 'namespace']);
@@ -39,20 +43,59 @@ const COMMENT_OR_DECORATOR = /^\s*(@|#|\/\/|\/\*|\*|\*\/|"""|''')/;
 const DECORATOR = /^\s*@/;
 const collapse = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
+/** Whether a UTF-16 code unit is one of `\s` (what `collapse` merges and `trim` drops: the same set). */
+const isSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
+
+/** `collapse(line).startsWith(probe)` for a collapsed `probe`, without building the collapsed line. */
+export function collapsedStartsWith(line: string, probe: string): boolean {
+  const n = line.length;
+  let i = 0;
+  while (i < n && isSpace(line.charCodeAt(i))) i++;
+  for (let k = 0; k < probe.length; k++) {
+    if (i >= n) return false;
+    if (isSpace(line.charCodeAt(i))) {
+      while (i < n && isSpace(line.charCodeAt(i))) i++;
+      // A run of blanks is one space, unless it ends the line (trimmed away).
+      if (i >= n || probe.charCodeAt(k) !== 32) return false;
+    } else if (line.charCodeAt(i++) !== probe.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/** `collapse(line).length`, without building it. */
+export function collapsedLength(line: string): number {
+  let n = 0;
+  let gap = false;
+  for (let i = 0; i < line.length; i++) {
+    if (isSpace(line.charCodeAt(i))) gap = n > 0;
+    else {
+      if (gap) n++;
+      gap = false;
+      n++;
+    }
+  }
+  return n;
+}
+
 /**
  * The declaration lines of an object within `lines[from..to]`: the line where its signature starts, through the
- * line where the signature's text ends (signatures are stored whitespace-collapsed).
+ * line where the signature's text ends (signatures are stored whitespace-collapsed). Lines are compared and measured
+ * collapsed without being copied: a module's outline asks this of each of its members (thousands in generated code).
  */
 export function declarationLines(lines: readonly string[], from: number, to: number, signature: string): [number, number] {
   const sig = collapse(signature);
   const probe = sig.slice(0, Math.min(12, sig.length));
   let start = -1;
-  if (probe) for (let i = from; i <= to && start < 0; i++) if (collapse(lines[i]).startsWith(probe)) start = i;
+  if (probe) for (let i = from; i <= to && start < 0; i++) if (collapsedStartsWith(lines[i], probe)) start = i;
   if (start < 0) for (let i = from; i <= to && start < 0; i++) if (lines[i].trim() && !COMMENT_OR_DECORATOR.test(lines[i])) start = i;
   if (start < 0) start = from;
   let end = start;
-  let text = collapse(lines[start]);
-  while (end < to && text.length < sig.length) text = collapse(`${text} ${lines[++end]}`);
+  // The length of collapse(lines[start..end] joined by spaces): a blank line adds nothing, another line a space and itself.
+  let length = collapsedLength(lines[start]);
+  while (end < to && length < sig.length) {
+    const next = collapsedLength(lines[++end]);
+    if (next) length += length ? next + 1 : next;
+  }
   return [start, end];
 }
 
@@ -81,7 +124,7 @@ export function outlinePlan(root: ObjectInfo & { docstring?: string | null }, in
   const last = input.lines.length - 1;
   const path = normalizePath(root.path);
   const inside = fiber
-    .filter((o) => o.id !== root.id && normalizePath(o.path) === path && o.startLine >= root.startLine && o.endLine <= base + last)
+    .filter((o) => o.id !== root.id && (o.path === root.path || normalizePath(o.path) === path) && o.startLine >= root.startLine && o.endLine <= base + last)
     .filter((o) => !(o.startLine === root.startLine && o.endLine === root.endLine))
     .sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
   const members: OutlineMember[] = [];
@@ -90,31 +133,66 @@ export function outlinePlan(root: ObjectInfo & { docstring?: string | null }, in
     while (open.length && open.at(-1)!.end < o.startLine) open.pop();
     const from = o.startLine - base;
     const to = Math.min(last, o.endLine - base);
-    const decl = declarationLines(input.lines, from, to, o.signature);
-    // Its decorators belong to its declaration; a member hardly longer than its listing is listed whole.
-    let first = decl[0];
-    while (first > from && DECORATOR.test(input.lines[first - 1])) first--;
-    const listed = [...new Set([...range(first, decl[1]), ...docLines(input.lines, from, decl, to, o.docstring)])].sort((a, b) => a - b);
-    const listing = to - from + 1 <= WHOLE_OVER_COMPACT * listed.length ? range(from, to) : listed;
-    members.push({ id: o.id, depth: open.length + 1, listing, span: [from, to] });
+    members.push(new Member(o.id, open.length + 1, [from, to], () => memberListing(input.lines, from, to, o)));
     open.push({ end: o.endLine });
   }
   const isModule = root.kind === 'module' || root.kind === 'file';
   const decl = isModule ? null : declarationLines(input.lines, 0, last, root.signature);
   const declaration = decl ? [...new Set([...range(decl[0], decl[1]), ...docLines(input.lines, 0, decl, last, root.docstring)])].sort((a, b) => a - b) : [];
-  // Fields: the root's own non-blank lines outside every member, its declaration and its docstring.
-  const covered = new Set<number>(declaration);
-  for (const m of members) if (m.depth === 1) for (let i = m.span[0]; i <= m.span[1]; i++) covered.add(i);
-  if (decl) for (let i = 0; i < decl[0]; i++) covered.add(i); // decorators and leading comments
-  const docCount = root.docstring ? root.docstring.split('\n').length : 0;
-  const docStart = declaration.find((i) => !decl || i > decl[1]);
-  if (docStart !== undefined) for (let i = docStart; i < docStart + docCount; i++) covered.add(i);
-  const fields: number[] = [];
-  for (let i = 0; i <= last; i++) if (!covered.has(i) && input.lines[i].trim() && !(decl && i <= decl[1])) fields.push(i);
-  return { declaration, members, fields };
+  let fields: number[] | undefined;
+  return {
+    declaration,
+    members,
+    get fields() {
+      return (fields ??= ownLines(root, input, decl, declaration, members));
+    },
+  };
 }
 
-const range = (a: number, b: number): number[] => Array.from({ length: Math.max(0, b - a + 1) }, (_, k) => a + k);
+/** A plan's member, its listing found when first read. */
+class Member implements OutlineMember {
+  #listing: number[] | undefined;
+  constructor(
+    readonly id: string,
+    readonly depth: number,
+    readonly span: [number, number],
+    private readonly find: () => number[],
+  ) {}
+  get listing(): number[] {
+    return (this.#listing ??= this.find());
+  }
+}
+
+/** A member's listing: its declaration with its decorators, and its docstring's first line; the member whole when hardly longer. */
+function memberListing(lines: readonly string[], from: number, to: number, o: ObjectInfo & { docstring?: string | null }): number[] {
+  const decl = declarationLines(lines, from, to, o.signature);
+  let first = decl[0];
+  while (first > from && DECORATOR.test(lines[first - 1])) first--;
+  const listed = [...new Set([...range(first, decl[1]), ...docLines(lines, from, decl, to, o.docstring)])].sort((a, b) => a - b);
+  return to - from + 1 <= WHOLE_OVER_COMPACT * listed.length ? range(from, to) : listed;
+}
+
+/** Fields: the root's own non-blank lines outside every member, its declaration and its docstring. */
+function ownLines(root: { docstring?: string | null }, input: RenderInput, decl: [number, number] | null, declaration: readonly number[], members: readonly OutlineMember[]): number[] {
+  const last = input.lines.length - 1;
+  // One flag per line (writes past either end are dropped, and only lines 0..last are read).
+  const covered = new Uint8Array(last + 1);
+  for (const i of declaration) covered[i] = 1;
+  for (const m of members) if (m.depth === 1) covered.fill(1, Math.max(0, m.span[0]), Math.max(0, m.span[1] + 1));
+  if (decl) covered.fill(1, 0, Math.max(0, decl[0])); // decorators and leading comments
+  const docCount = root.docstring ? root.docstring.split('\n').length : 0;
+  const docStart = declaration.find((i) => !decl || i > decl[1]);
+  if (docStart !== undefined) covered.fill(1, docStart, docStart + docCount);
+  const fields: number[] = [];
+  for (let i = 0; i <= last; i++) if (!covered[i] && input.lines[i].trim() && !(decl && i <= decl[1])) fields.push(i);
+  return fields;
+}
+
+function range(a: number, b: number): number[] {
+  const out: number[] = [];
+  for (let i = a; i <= b; i++) out.push(i);
+  return out;
+}
 
 /** The text of an outline showing the lines `shown` (indices into `input.lines`, any order). */
 export function outlineText(input: RenderInput, shown: ReadonlySet<number>): string {
@@ -169,26 +247,38 @@ export interface OutlineOptions {
   head?: number;
 }
 
+const costs = new WeakMap<readonly string[], { tok: Tokenizer; of: Map<number, number> }>();
+
+/** The tokens of each line with its newline, counted once per rendering input (its outlines of every size share them). */
+function lineCosts(input: RenderInput, tok: Tokenizer): (i: number) => number {
+  let held = costs.get(input.lines);
+  if (!held || held.tok !== tok) costs.set(input.lines, (held = { tok, of: new Map() }));
+  const of = held.of;
+  return (i) => {
+    let c = of.get(i);
+    if (c === undefined) of.set(i, (c = tok.count(`\n${input.lines[i]}`)));
+    return c;
+  };
+}
+
 /**
  * The largest outline within `allowance` tokens: declaration, touched members whole (their opening when whole
  * does not fit), every member's listing (direct members first), fields, then the opening lines.
  * Null when even the declaration does not fit, or (`opening` a number) when the complete outline does not fit.
  */
 export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: number, tok: Tokenizer, opts: OutlineOptions): RenderedOutline | null {
-  const lineCost = new Map<number, number>();
-  const cost = (i: number): number => {
-    let c = lineCost.get(i);
-    if (c === undefined) lineCost.set(i, (c = tok.count(`\n${input.lines[i]}`)));
-    return c;
-  };
+  const cost = lineCosts(input, tok);
   const shown = new Set<number>();
   const base = tok.count(outlineDescriptor(input, [0])) + 4; // descriptor, and a margin for elision lines
   let estimate = base;
   const gapCost = 3;
   const tryAdd = (lines: readonly number[]): boolean => {
     const fresh = lines.filter((i) => !shown.has(i));
-    const extra = fresh.reduce((s, i) => s + cost(i), 0) + (fresh.length ? gapCost : 0);
-    if (estimate + extra > allowance) return false;
+    // A line costs a token at least (its newline), so lines that cannot fit are not counted, nor those after the
+    // line that overflows: the answer is the same, and a module's outline tries thousands of listings.
+    if (fresh.length && estimate + gapCost + fresh.length > allowance) return false;
+    let extra = fresh.length ? gapCost : 0;
+    for (const i of fresh) if (estimate + (extra += cost(i)) > allowance) return false;
     for (const i of fresh) shown.add(i);
     estimate += extra;
     return true;
@@ -199,18 +289,20 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
   if (!tryAdd(declaration) && declaration.length) return null;
   const kept = new Set(shown);
   const byId = new Map(plan.members.map((m) => [m.id, m]));
-  const required: number[][] = [];
-  if (typeof opts.opening === 'number') required.push(range(0, Math.min(input.lines.length, opts.opening) - 1));
-  for (const id of opts.touched) {
-    const m = byId.get(id);
-    if (m) required.push(range(m.span[0], m.span[1]));
+  // In order; a listing is found only when its turn comes (a complete outline stops at the first that does not fit).
+  function* required(): Generator<number[]> {
+    if (typeof opts.opening === 'number') yield range(0, Math.min(input.lines.length, opts.opening) - 1);
+    for (const id of opts.touched) {
+      const m = byId.get(id);
+      if (m) yield range(m.span[0], m.span[1]);
+    }
+    if (opts.opening === 'grow' && opts.head) for (let i = 0; i < Math.min(input.lines.length, opts.head); i++) yield [i];
+    for (const m of plan.members) if (m.depth === 1) yield m.listing;
   }
-  if (opts.opening === 'grow' && opts.head) for (let i = 0; i < Math.min(input.lines.length, opts.head); i++) required.push([i]);
-  for (const m of plan.members) if (m.depth === 1) required.push(m.listing);
   if (strict) {
-    for (const lines of required) if (!tryAdd(lines)) return null;
+    for (const lines of required()) if (!tryAdd(lines)) return null;
   } else {
-    for (const lines of required) {
+    for (const lines of required()) {
       if (tryAdd(lines)) {
         order.push(lines);
         continue;

@@ -50,7 +50,7 @@ export function sourceLines(text: string, declaredCount = Infinity): string[] {
 
 /** The render input of a whole object, or of the lines `span` of it (clamped to the object). */
 export function renderInput(obj: ObjectText, span: { startLine: number; endLine: number } | null = null): RenderInput {
-  const lines = sourceLines(obj.text, obj.endLine - obj.startLine + 1);
+  const lines = obj.lines ? [...obj.lines] : sourceLines(obj.text, obj.endLine - obj.startLine + 1);
   const base = { path: obj.path, qualifiedName: obj.qualifiedName, signature: obj.signature };
   if (!span) return { ...base, startLine: obj.startLine, lines };
   const lastLine = obj.startLine + lines.length - 1;

@@ -26,6 +26,11 @@ export interface ObjectText {
    * CRLF may be present: the allocator splits on /\r?\n/ and re-joins with '\n'.
    */
   text: string;
+  /**
+   * `text` split into lines as the allocator splits it, when the source holds them already: rendering takes them
+   * instead of splitting the text again (a module's text is its whole file).
+   */
+  lines?: readonly string[];
 }
 
 /** An object without its text. */

@@ -9,6 +9,26 @@ import { getGeneration } from './write.ts';
 export interface ObjectWithText extends CodeObject {
   /** Lines startLine..endLine of the indexed text, joined with `\n`. */
   text: string;
+  /** Those lines, when splitting `text` gives them back (no line ends with a lone `\r`, at least one line). */
+  lines?: readonly string[];
+}
+
+/**
+ * An object with its lines of the file; the text is joined only when read (rendering takes the lines, and a
+ * module's text is its whole file).
+ */
+function withLines(o: CodeObject, fileLines: readonly string[]): ObjectWithText {
+  const lines = fileLines.slice(o.startLine - 1, o.endLine);
+  let text: string | undefined;
+  // Splitting the joined text on /\r?\n/ would also take a line's trailing `\r`, and gives one empty line for none.
+  const exact = lines.length > 0 && !lines.some((l) => l.charCodeAt(l.length - 1) === 13);
+  return {
+    ...o,
+    get text() {
+      return (text ??= lines.join('\n'));
+    },
+    ...(exact ? { lines } : {}),
+  };
 }
 
 /** What object sources remember: file lines, fibers and objects, each as the index holds it now. */
@@ -87,7 +107,7 @@ export function storeObjectSource(db: DB, memo: SourceMemo = emptyMemo()): {
   return {
     objects(ids) {
       const out = new Map<string, ObjectWithText>();
-      for (const [id, o] of infos(ids)) out.set(id, { ...o, text: linesOf(o.path).slice(o.startLine - 1, o.endLine).join('\n') });
+      for (const [id, o] of infos(ids)) out.set(id, withLines(o, linesOf(o.path)));
       return out;
     },
     infos,
