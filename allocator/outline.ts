@@ -133,7 +133,15 @@ export function outlinePlan(root: ObjectInfo & { docstring?: string | null }, in
     while (open.length && open.at(-1)!.end < o.startLine) open.pop();
     const from = o.startLine - base;
     const to = Math.min(last, o.endLine - base);
-    members.push(new Member(o.id, open.length + 1, [from, to], () => memberListing(input.lines, from, to, o)));
+    let listing: number[] | undefined;
+    members.push({
+      id: o.id,
+      depth: open.length + 1,
+      span: [from, to],
+      get listing() {
+        return (listing ??= memberListing(input.lines, from, to, o));
+      },
+    });
     open.push({ end: o.endLine });
   }
   const isModule = root.kind === 'module' || root.kind === 'file';
@@ -147,20 +155,6 @@ export function outlinePlan(root: ObjectInfo & { docstring?: string | null }, in
       return (fields ??= ownLines(root, input, decl, declaration, members));
     },
   };
-}
-
-/** A plan's member, its listing found when first read. */
-class Member implements OutlineMember {
-  #listing: number[] | undefined;
-  constructor(
-    readonly id: string,
-    readonly depth: number,
-    readonly span: [number, number],
-    private readonly find: () => number[],
-  ) {}
-  get listing(): number[] {
-    return (this.#listing ??= this.find());
-  }
 }
 
 /** A member's listing: its declaration with its decorators, and its docstring's first line; the member whole when hardly longer. */
