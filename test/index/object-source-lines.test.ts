@@ -1,19 +1,16 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderInput, sourceLines } from '../../allocator/render.ts';
 import { indexRepository } from '../../indexer/index-repository.ts';
 import { storeObjectSource } from '../../indexer/store/object-source.ts';
 import { openStore } from '../../indexer/store/open.ts';
-import { tempDir, writeTree } from '../helpers/repo.ts';
+import { scratchDirs, writeTree } from '../helpers/repo.ts';
 
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const scratch = scratchDirs();
 
 describe('object sources hand out lines that render as the text does', () => {
   it('lines only where splitting the text gives them back: not for a line ending in a lone CR', async () => {
-    const repo = tempDir();
-    dirs.push(repo);
+    const repo = scratch();
     writeTree(repo, {
       'plain.py': 'class Box:\n    """A box."""\n\n    def size(self):\n        return 1\n',
       'crlf.py': 'def area(w, h):\r\n    return w * h\r\n',
