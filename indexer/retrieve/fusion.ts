@@ -1,5 +1,5 @@
 import type { Candidate } from '../types.ts';
-import { fileEvidence } from './file-evidence.ts';
+import { fileEvidence, OBJECTS_PER_FILE } from './file-evidence.ts';
 import type { Retriever } from './retriever.ts';
 
 /** Reciprocal-rank constant by default: small, so the first few objects of each list dominate (K is about 5). */
@@ -19,7 +19,10 @@ export interface FusionOptions {
    * the first `parts.length` (a prose query trusts its words; the count follows the fusion, not the allocation's K).
    */
   protectLeader?: boolean;
-  /** Objects are lifted by the evidence of their file (`fileEvidence`), and candidates carry it (`Candidate.fileScore`). */
+  /**
+   * The objects a file's evidence is made of (its best `OBJECTS_PER_FILE`) are lifted by it (`fileEvidence`), and
+   * candidates carry it (`Candidate.fileScore`).
+   */
   fileEvidence?: boolean;
   /** Candidates carry `Candidate.relevance`: their lists' own scores, each relative to its list's best, weighted. */
   relevance?: boolean;
@@ -87,7 +90,8 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
       if (opts.fileEvidence) {
         for (const c of views.values()) if (!fiberOf.has(c.objectId)) fiberOf.set(c.objectId, c.fiber);
         files = fileEvidence(score, fiberOf);
-        for (const [id, s] of score) score.set(id, s * (1 + FILE_BOOST * files.get(fiberOf.get(id)!)!));
+        const lifted = evidenceObjects(score, fiberOf);
+        for (const [id, s] of score) if (lifted.has(id)) score.set(id, s * (1 + FILE_BOOST * files.get(fiberOf.get(id)!)!));
       }
       if (opts.protectLeader && leader !== undefined) keepAmongFirst(score, leader, parts.length);
       return [...views.values()]
@@ -102,6 +106,25 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
         .slice(0, k);
     },
   };
+}
+
+/**
+ * The objects a file's evidence is made of: its best `OBJECTS_PER_FILE` by score. Only they are lifted, so the
+ * question lands in the right file first while the file's further objects keep their own rank (one file with many
+ * weak hits does not take the whole fill from the files after it).
+ */
+function evidenceObjects(score: ReadonlyMap<string, number>, fileOf: ReadonlyMap<string, string>): Set<string> {
+  const order = [...score].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const taken = new Map<string, number>();
+  const out = new Set<string>();
+  for (const [id] of order) {
+    const f = fileOf.get(id);
+    if (f === undefined) continue;
+    const n = taken.get(f) ?? 0;
+    if (n < OBJECTS_PER_FILE) out.add(id);
+    taken.set(f, n + 1);
+  }
+  return out;
 }
 
 /** Raises `id`'s score just above the `top`-th best object's when it ranks below it. */

@@ -73,7 +73,7 @@ export function withoutFile(inner: Retriever, file: string): Retriever {
  * The default fusion, by what the query is (`queryKind`):
  * - code (the lines at a cursor): structural (weight 2) and BM25 (1, at a quarter of the depth);
  * - names (identifiers typed as such): structural (2), BM25 (1) and dense (1);
- * - prose (mostly plain words): BM25 leads (2), structural (1) and dense (1); objects are lifted by their file's
+ * - prose (mostly plain words): BM25 leads (2), structural (1) and dense (1); a file's best objects are lifted by its
  *   evidence (`fileEvidence`), and BM25's best object stays among the first as many as there are lists (three, or two
  *   without vectors: only the other lists' best objects may outrank it); a plain word that happens to
  *   name an object counts little there (`Candidate.weak`).

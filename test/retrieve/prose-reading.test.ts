@@ -189,6 +189,18 @@ describe('file evidence', () => {
     // Code and names queries are ranked as the lists say, without file evidence.
     expect(hybridOf(structural, bm25, null).retrieve('cookieSigner', 50).every((c) => c.fileScore === undefined)).toBe(true);
   });
+
+  it('lifts only the objects a file\'s evidence is made of: its further hits keep their own rank', () => {
+    const inFile = (id: string, fiber: string) => cand(id, { fiber, path: fiber });
+    // BM25's list: five hits of one test-heavy file, then the source file the question is about.
+    const many = ['t1', 't2', 't3', 't4', 't5'].map((id) => inFile(id, 'test_unit.py'));
+    const bm25 = scripted('bm25', [...many, inFile('src', 'unit.py'), inFile('src2', 'unit.py')]);
+    const objects = [...new Set(hybridOf(scripted('structural', []), bm25, null).retrieve('teardown runs on skipped tests', 50).map((c) => c.objectId))];
+    expect(objects.slice(0, 3)).toEqual(['t1', 't2', 't3']);
+    // t4 and t5 are not lifted by their file's evidence; unit.py's own best objects are, and come before them.
+    expect(objects.indexOf('src')).toBeLessThan(objects.indexOf('t4'));
+    expect(objects.indexOf('src2')).toBeLessThan(objects.indexOf('t5'));
+  });
 });
 
 describe('code lines inside prose', () => {
