@@ -310,7 +310,10 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
   /** Files written since the last pass: the lines of their uses may have moved. */
   const fileIdOf = db.prepare('SELECT id FROM files WHERE path = ?').pluck();
   const rewritten = new Set([...pending.paths].map((p) => fileIdOf.get(p) as number | undefined).filter((id) => id !== undefined));
+  /** Rows of what queries read (targets, derived views) this pass changed: none leaves the generation as it was. */
+  let written = 0;
   const drop = (v: ExistingView) => {
+    written++;
     fts.delete(v.id, { kind: v.kind, text: derivedText(v) }, objectOf.get(v.objectId) as FtsObject);
     delView.run(v.id);
   };
@@ -345,7 +348,7 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
         if (key === undefined) drop(v);
         else {
           const w = wanted.get(key)!;
-          moveView.run(w.line, w.line, v.id);
+          if (w.line !== v.line) written += moveView.run(w.line, w.line, v.id).changes;
           wanted.delete(key);
         }
       }
@@ -354,12 +357,13 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
       const text = textOf.get(key) ?? derivedText(w);
       if (!text) continue;
       const id = insView.run(w.objectId, w.fileId, w.kind, w.line, w.line).lastInsertRowid;
+      written++;
       fts.insert(id, { kind: w.kind, text }, objectOf.get(w.objectId) as FtsObject);
     }
   };
 
   db.transaction(() => {
-    for (const [id, target] of changes) setTarget.run(target, id);
+    for (const [id, target] of changes) written += setTarget.run(target, id).changes;
     for (const d of newDigests) setDigest.run(...d);
     if (full) {
       reconcile(db.prepare(`SELECT ${existingColumns} FROM ${derivedFrom} WHERE v.derived = 1`).all() as ExistingView[]);
@@ -378,7 +382,8 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
     }
     db.prepare('DELETE FROM resolution_pending').run();
     setState(db, 'resolution_dirty', null);
-    bumpGeneration(db, retargeted);
+    // A pass that changed nothing queries read keeps the generation: answers kept at it stay valid (kept-answers.ts).
+    if (written > 0) bumpGeneration(db, retargeted);
   })();
   // The pass's own commit changed no file the resolver reads.
   w.generation = getGeneration(db);

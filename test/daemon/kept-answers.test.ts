@@ -68,6 +68,25 @@ describe('answers kept across edits', () => {
     expect(after).toEqual(await fresh());
   });
 
+  it('keeps the generation through a resolution pass that changed nothing queries read, and moves it when one did', async () => {
+    // A new function that uses nothing: the file's write is one generation, its resolution pass retargets nothing.
+    const g0 = getGeneration(reader);
+    await edit('ledger/quiet.py', 'def quiet_probe(flag):\n    return flag\n');
+    expect(getGeneration(reader)).toBe(g0 + 1);
+    const first = await engine.context(query, options);
+    expect(first).toEqual(await fresh());
+
+    // A use of quantize elsewhere: the pass resolves it (a reference retargeted, a derived view written), so the
+    // generation moves past the write's, and the answer is the one a fresh engine computes after it.
+    const g1 = getGeneration(reader);
+    await edit('ledger/quiet.py', 'from ledger.accounts import quantize\n\n\ndef quiet_probe(flag):\n    return quantize(flag)\n');
+    expect(getGeneration(reader)).toBeGreaterThan(g1 + 1);
+    const used = 'quantize amount rounding';
+    const answer = await engine.context(used, options);
+    expect(answer).toEqual(await createQueryEngine(reader, repo, { keptAnswers: kept() }).context(used, options));
+    expect(await engine.context(query, options)).toEqual(await fresh());
+  });
+
   it('recalls an answer only for the same candidates and while no file it read changed', () => {
     const db = openStore(path.join(scratch(), 'index.db'));
     try {
