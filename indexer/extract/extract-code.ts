@@ -437,10 +437,11 @@ function collectReferences(matches: QueryMatch[], defs: Definition[]): Extracted
       let module = moduleNode ? (relative ? './' : '') + unquote(moduleNode.text) : split ? split[1] : pathText;
       let name = nameNode ? nameNode.text : m.captures.some((c) => c.name === 'import.wildcard') ? '*' : split ? split[2] : module!;
       if (pathText && !nameNode && !split) name = module = pathText;
-      const key = `${source}|import|${name}|${module}|${aliasNode?.text}`;
+      const alias = aliasNode ? aliasNode.text : null;
+      const key = `${source}|import|${name}|${module}|${alias ?? undefined}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      refs.push({ source, kind: 'import', name, qualifier: null, module, alias: aliasNode?.text ?? null, line: main.node.startPosition.row + 1 });
+      refs.push({ source, kind: 'import', name, qualifier: null, module, alias, line: main.node.startPosition.row + 1 });
       continue;
     }
     const nameNode = captureOf(m, 'name');
@@ -449,10 +450,12 @@ function collectReferences(matches: QueryMatch[], defs: Definition[]): Extracted
     if (kind !== 'call' && kind !== 'inherit') continue;
     // Haskell's module qualifier keeps its dot (`M.`).
     const qualifier = captureOf(m, 'qualifier')?.text.replace(/\.$/, '') ?? null;
-    const key = `${source}|${kind}|${nameNode.text}|${qualifier}`;
+    // A node's text crosses into wasm on every read: read once.
+    const name = nameNode.text;
+    const key = `${source}|${kind}|${name}|${qualifier}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    refs.push({ source, kind, name: nameNode.text, qualifier: qualifier && clip(qualifier, 120), module: null, alias: null, line: nameNode.startPosition.row + 1 });
+    refs.push({ source, kind, name, qualifier: qualifier && clip(qualifier, 120), module: null, alias: null, line: nameNode.startPosition.row + 1 });
   }
   return refs;
 }

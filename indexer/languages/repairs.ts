@@ -87,7 +87,7 @@ export function blankExportMacros(text: string): string {
   if (!/^[A-Z][A-Z0-9_]*(?:API|EXPORT|EXTERN|FUNC|DATA|DECL|INLINE)\s/m.test(text)) return text;
   return text
     .replace(/^[A-Z][A-Z0-9_]*(?:API|EXPORT|EXTERN|FUNC|DATA|DECL|INLINE)(?=[ \t]+[A-Za-z_])/gm, (m) => blank(m))
-    .replace(/(?<=\)[ \t]+)[A-Z][A-Z0-9_]*(?=[ \t]*;)/g, (m) => blank(m));
+    .replace(/(\)[ \t]+)([A-Z][A-Z0-9_]*)(?=[ \t]*;)/g, (_m, before: string, macro: string) => before + blank(macro));
 }
 
 /** Words after which an all-caps call is a statement's expression (`return CHECK(x);`), not an annotation. */
@@ -108,8 +108,10 @@ export function blankCppMacros(text: string): string {
   const out = blankExportMacros(text);
   if (!/\b(?:class|struct|union)[ \t]+[A-Z][A-Z0-9_]+[ \t]+[A-Za-z_]|[ \t][A-Z][A-Z0-9_]*[A-Z]\(/.test(out)) return out;
   return out
-    .replace(/(?<=\b(?:class|struct|union)[ \t]+)[A-Z][A-Z0-9_]+(?=[ \t]+[A-Za-z_]\w*(?:[ \t]+final)?[ \t]*(?:[:{]|$))/gm, blank)
-    .replace(/(?<=[\w)\]>*&][ \t]+|^[ \t]+)[A-Z][A-Z0-9_]*[A-Z]\([^()\n]*\)(?=[ \t]*(?:[;{:=]|[A-Z][A-Z0-9_]*[A-Z]\(|$))/gm, (m, at: number, all: string) => {
+    .replace(/(\b(?:class|struct|union)[ \t]+)([A-Z][A-Z0-9_]+)(?=[ \t]+[A-Za-z_]\w*(?:[ \t]+final)?[ \t]*(?:[:{]|$))/gm, (_m, keyword: string, macro: string) => keyword + blank(macro))
+    // No lookbehind (V8 tries one at every position of the text): a word start here, the blank before it checked below.
+    .replace(/\b[A-Z][A-Z0-9_]*[A-Z]\([^()\n]*\)(?=[ \t]*(?:[;{:=]|[A-Z][A-Z0-9_]*[A-Z]\(|$))/gm, (m, at: number, all: string) => {
+      if (!followsBlankAfterCode(all, at)) return m;
       const lineStart = all.lastIndexOf('\n', at) + 1;
       const before = all.slice(lineStart, at);
       if (!before.trim()) {
@@ -126,4 +128,12 @@ export function blankCppMacros(text: string): string {
       if (/\)(?:\s+(?:const|override|final|noexcept))*\s+$/.test(before)) return blank(m);
       return word && m.includes('_') && /^\s*;/.test(all.slice(at + m.length)) ? blank(m) : m;
     });
+}
+
+/** Blanks (spaces, tabs) right before `at`, after a line's start or one of `\w)]>*&`: where an annotation macro may stand. */
+function followsBlankAfterCode(text: string, at: number): boolean {
+  let i = at;
+  while (i > 0 && (text[i - 1] === ' ' || text[i - 1] === '\t')) i--;
+  if (i === at) return false;
+  return i === 0 || /[\n\r\u2028\u2029]/.test(text[i - 1]) || /[\w)\]>*&]/.test(text[i - 1]);
 }
