@@ -15,6 +15,8 @@ export interface ModuleIndex {
 
 /** The extension a module key drops: the index only ever holds code files. */
 const EXT = /\.[A-Za-z0-9+]+$/;
+/** What a Python import can name: a source or stub file (not a template that happens to share the name). */
+const PYTHON_MODULE = /\.pyi?$/;
 const PACKAGE_MARKER = new Set(['__init__', 'index', 'mod', 'lib', 'main', 'init']);
 
 export function moduleKey(file: string): string {
@@ -105,11 +107,12 @@ export function buildModuleIndex(files: string[], roots: ModuleRoots = { psr4: [
   /** Python packages: folders holding an `__init__.py`. */
   const packages = new Set(files.filter((f) => /(^|\/)__init__\.pyi?$/.test(f)).map((f) => path.posix.dirname(f)));
   /**
-   * Python's import roots: an absolute `a.b` names `<root>/a/b` only below a root, the repository's top or a folder
+   * Python's import roots: an absolute `a.b` names the Python file `<root>/a/b` only below a root, the repository's top or a folder
    * that is no package (`src/`, `tests/`); inside a package, a file is importable only under its package's name
    * (`import datetime` is not Django's `db/models/functions/datetime.py`).
    */
   const belowPythonRoot = (file: string, depth: number): boolean => {
+    if (!PYTHON_MODULE.test(file)) return false;
     const segs = moduleKey(file).split('/');
     const root = segs.slice(0, segs.length - depth).join('/');
     return root === '' || !packages.has(root);
