@@ -98,7 +98,8 @@ export function buildModuleIndex(files: string[], roots: ModuleRoots = { psr4: [
       const all = bySuffix.get(segs.slice(k).join('/'));
       const hit = importable ? all?.filter((f) => importable(f, segs.length - k)) : all;
       if (!hit?.length) continue;
-      if (hit.length === 1) return hit;
+      // A shorter suffix is trusted only when no other file has it at all (importable or not): as before, no guess.
+      if (all!.length === 1) return hit;
       if (k === 0) return [nearest(hit, fromPath)];
     }
     return [];
