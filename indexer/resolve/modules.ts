@@ -15,6 +15,8 @@ export interface ModuleIndex {
 
 /** The extension a module key drops: the index only ever holds code files. */
 const EXT = /\.[A-Za-z0-9+]+$/;
+/** What a Python import can name: a source or stub file (not a template that happens to share the name). */
+const PYTHON_MODULE = /\.pyi?$/;
 const PACKAGE_MARKER = new Set(['__init__', 'index', 'mod', 'lib', 'main', 'init']);
 
 export function moduleKey(file: string): string {
@@ -87,15 +89,34 @@ export function buildModuleIndex(files: string[], roots: ModuleRoots = { psr4: [
     return [];
   };
 
-  /** Drops leading segments until a suffix names exactly one module; the full path may name several (the nearest wins). */
-  const bySegments = (segs: string[], fromPath: string): string[] => {
+  /**
+   * Drops leading segments until a suffix names exactly one module; the full path may name several (the nearest wins).
+   * `importable(file, depth)` keeps only files the suffix of `depth` segments can name.
+   */
+  const bySegments = (segs: string[], fromPath: string, importable?: (file: string, depth: number) => boolean): string[] => {
     for (let k = 0; k < segs.length; k++) {
-      const hit = bySuffix.get(segs.slice(k).join('/'));
-      if (!hit) continue;
-      if (hit.length === 1) return hit;
+      const all = bySuffix.get(segs.slice(k).join('/'));
+      const hit = importable ? all?.filter((f) => importable(f, segs.length - k)) : all;
+      if (!hit?.length) continue;
+      // A shorter suffix is trusted only when no other file has it at all (importable or not): as before, no guess.
+      if (all!.length === 1) return hit;
       if (k === 0) return [nearest(hit, fromPath)];
     }
     return [];
+  };
+
+  /** Python packages: folders holding an `__init__.py`. */
+  const packages = new Set(files.filter((f) => /(^|\/)__init__\.pyi?$/.test(f)).map((f) => path.posix.dirname(f)));
+  /**
+   * Python's import roots: an absolute `a.b` names the Python file `<root>/a/b` only below a root, the repository's top or a folder
+   * that is no package (`src/`, `tests/`); inside a package, a file is importable only under its package's name
+   * (`import datetime` is not Django's `db/models/functions/datetime.py`).
+   */
+  const belowPythonRoot = (file: string, depth: number): boolean => {
+    if (!PYTHON_MODULE.test(file)) return false;
+    const segs = moduleKey(file).split('/');
+    const root = segs.slice(0, segs.length - depth).join('/');
+    return root === '' || !packages.has(root);
   };
 
   const relative = (base: string, rest: string[]): string[] => {
@@ -110,7 +131,7 @@ export function buildModuleIndex(files: string[], roots: ModuleRoots = { psr4: [
         case 'python': {
           const dots = spec.match(/^\.*/)![0].length;
           const rest = spec.slice(dots).split('.').filter(Boolean);
-          if (dots === 0) return bySegments(rest, fromPath);
+          if (dots === 0) return bySegments(rest, fromPath, belowPythonRoot);
           let base = here;
           for (let i = 1; i < dots; i++) base = path.posix.dirname(base);
           return relative(base === '.' ? '' : base, rest);

@@ -307,7 +307,12 @@ function seedObjects(
     for (const call of reading.calls) {
       const id = resolver.resolve(asRef(call));
       add(id, WEIGHT.called, `${call.kind === 'inherit' ? 'inherited' : 'called'} in the query as ${call.qualifier ? `${call.qualifier}.` : ''}${call.name}`);
-      if (id && call.qualifier) called.add(id);
+      if (id && call.qualifier) {
+        called.add(id);
+        // `C.m(`: the class the qualifier names is a receiver too, whose other members the next lines may call.
+        const parent = s.objects.get(id)?.parentId;
+        if (parent && resolveType(call.qualifier) === parent) bind(parent, `${call.qualifier}.`, call.qualifier);
+      }
       // A class the query instantiates: an instance in play, whose members the next lines may call.
       if (id && s.objects.get(id)?.kind === 'class') bind(id, `${call.name}(...)`, call.name);
     }

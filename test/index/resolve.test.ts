@@ -26,6 +26,16 @@ describe('module specifiers', () => {
     expect(index.resolve('vitest', 'src/app.ts', 'typescript')).toEqual([]);
     expect(index.resolve('numpy.linalg', 'core/add.py', 'python')).toEqual([]);
   });
+  it('names a Python module by a top-level name only where it lies below an import root, not inside a package', () => {
+    const py = buildModuleIndex(['__init__.py', 'db/__init__.py', 'db/models/__init__.py', 'db/models/functions/__init__.py', 'db/models/functions/datetime.py', 'forms/templates/datetime.html', 'scripts/release.py', 'src/app/__init__.py', 'src/app/cli.py']);
+    expect(py.resolve('datetime', 'utils/timesince.py', 'python')).toEqual([]);
+    expect(py.resolve('functions.datetime', 'utils/timesince.py', 'python')).toEqual([]);
+    expect(py.resolve('django.db.models.functions.datetime', 'utils/timesince.py', 'python')).toEqual(['db/models/functions/datetime.py']);
+    expect(py.resolve('db.models', 'utils/timesince.py', 'python')).toEqual(['db/models/__init__.py']);
+    // folders that are no package are roots: a script folder, a src layout
+    expect(py.resolve('release', 'scripts/build.py', 'python')).toEqual(['scripts/release.py']);
+    expect(py.resolve('app.cli', 'tests/test_cli.py', 'python')).toEqual(['src/app/cli.py']);
+  });
 });
 
 describe('reference resolution', () => {

@@ -96,6 +96,13 @@ describe('receiver resolution through the index', () => {
     expect(bare.some((c) => /member of widgets/.test(c.reason))).toBe(false);
   });
 
+  it('C.m( makes C a receiver: its other members are what the next lines may call', async () => {
+    const r = createStructuralRetriever(db, await loadQueryLanguages(), { path: 'app/main.py' });
+    const hits = r.retrieve('from lang.grammar import Parser\n\nwords = Parser.parse(data)\n', 20);
+    expect(hits.find((c) => c.objectName === 'Parser')?.receiver).toBe(true);
+    expect(hits.find((c) => c.objectName === 'Parser.peek')?.reason).toMatch(/member of Parser, a receiver in the query \(Parser\.\)/);
+  });
+
   it('marks the classes the query calls members through (bound to a local, instantiated, a declared base) as receivers, not modules', async () => {
     const r = createStructuralRetriever(db, await loadQueryLanguages(), { path: 'app/main.py' });
     const flags = (query: string) => new Map(r.retrieve(query, 20).map((c) => [c.objectName, c.receiver === true]));
