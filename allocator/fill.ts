@@ -10,7 +10,7 @@ import { overlapping, within } from './containment.ts';
 import { groupInput, outlines, touchedOf, type GroupInput } from './form.ts';
 import { headInput } from './head.ts';
 import { expandOutline, isOutline, outlineWithin } from './outline.ts';
-import { renderInput, renderWindow, wholeInsteadOf, wholeRendered, wholeTokens, wholeWithin, type Rendered, type RenderInput } from './render.ts';
+import { renderInput, renderWindow, WHOLE_OVER_COMPACT, wholeInsteadOf, wholeRendered, wholeTokens, wholeWithin, type Rendered, type RenderInput } from './render.ts';
 import type { ObjectInfo, ObjectText, Position, Role } from './types.ts';
 
 /** A block of the context while the fill runs: its group, what it renders from, and its rendering. */
@@ -136,7 +136,9 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       const input = renderInput(obj);
       const group = { root: { ...selected, role: host.gi.group.root.role }, nested: inner.flatMap((b) => [b.gi.group.root, ...b.gi.group.nested]) };
       const freed = inner.reduce((sum, b) => sum + b.rendered.tokens, 0) + (inner.length - 1) * sep;
-      const room = freed + left;
+      // Below the relevance stop it takes over its shown parts only within twice them (WHOLE_OVER_COMPACT: parts that
+      // save less than half are not worth the breadth they keep), never spending the fill's budget on its own.
+      const room = ctx.admits(p) ? freed + left : Math.min(freed + left, WHOLE_OVER_COMPACT * freed);
       const gi = groupInput(group, obj, input, wholeTokens(input, room, tok), ctx.fiber);
       const next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
         : outlines(gi) ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines })
@@ -145,7 +147,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
         skip(p);
         continue;
       }
-      left = room - next.tokens;
+      left = freed + left - next.tokens;
       host.allowance = Math.max(host.allowance, room);
       host.gi = gi;
       host.input = input;

@@ -109,3 +109,42 @@ describe('the relevance stop keeps new objects out, not the members of a block a
     expect(all.blocks.map((b) => b.object)).toContain('low');
   });
 });
+
+describe('below the relevance stop, a container takes over its shown parts only within twice them', () => {
+  const fnLines = (name: string, n: number) => [`def ${name}(x):`, ...Array.from({ length: n - 2 }, (_, i) => `    s${i} = x + ${i}`), '    return x'];
+  /** A module holding `a` and `b` (shown as the K slots), then `extra` lines of its own. */
+  function moduleOf(extra: number) {
+    const a = fnLines('a', 12);
+    const b = fnLines('b', 12);
+    const own = Array.from({ length: extra }, (_, i) => `CONST_${i} = ${i}`);
+    const lines = ['"""A module."""', ...a, '', ...b, '', ...own];
+    const mod = obj('mod', 'pkg/mod.py', 1, lines, { name: 'pkg.mod', kind: 'module', signature: '' });
+    const fa = obj('a', 'pkg/mod.py', 2, a, { name: 'a' });
+    const fb = obj('b', 'pkg/mod.py', 2 + a.length + 1, b, { name: 'b' });
+    return { mod, fa, fb };
+  }
+  const run = (extra: number, fillRelevance: number) => {
+    const { mod, fa, fb } = moduleOf(extra);
+    const candidates = [structural(view(fa, 1)), structural(view(fb, 0.9)), structural(view(mod, 0.1))];
+    // b_obj above the two functions, below the module: what the module's block shows is what the fill gave it.
+    return allocate('from pkg.mod import a, b', candidates, memorySource([mod, fa, fb]), tok, { slots: '2+0', budget: 4096, objectCap: 300, fillRelevance });
+  };
+
+  it('a module hardly larger than its shown functions becomes their block whole; a much larger one its outline; above the stop, whole', () => {
+    const shownParts = (a: ReturnType<typeof run>) => a.blocks[0].text.split('\n');
+    const { fa, fb } = moduleOf(0);
+    const small = run(2, 0.5);
+    expect(small.blocks.map((b) => [b.object, b.outline ?? false])).toEqual([['pkg.mod', false]]);
+    // Below the stop, within twice the functions it takes over: an outline around them, not its 120 lines of its own.
+    const large = run(120, 0.5);
+    expect(large.blocks.map((b) => [b.object, b.outline ?? false])).toEqual([['pkg.mod', true]]);
+    const partsTokens = tok.count(fa.text) + tok.count(fb.text);
+    expect(large.blocks[0].tokens).toBeLessThanOrEqual(2 * (partsTokens + 40));
+    for (const l of [...fa.text.split('\n'), ...fb.text.split('\n')]) expect(shownParts(large)).toContain(l);
+    expect(shownParts(large)).not.toContain('CONST_119 = 119');
+    const noStop = run(120, 0);
+    expect(noStop.blocks.map((b) => [b.object, b.outline ?? false])).toEqual([['pkg.mod', false]]);
+    expect(shownParts(noStop)).toContain('CONST_119 = 119');
+    for (const a of [small, large, noStop]) expect(a.totalTokens).toBeLessThanOrEqual(4096);
+  });
+});
