@@ -88,8 +88,8 @@ function cutAtBudget(groups: GroupInput[], available: number, queryTokens: strin
 }
 
 // Relevance stop (fill): a further object is plausibly relevant while its support (`Position.relevance` when the
-// retriever reports it, else its score) is at least `share` of the K-th ranked position's; the others are not
-// offered to the fill (share 0: all are).
+// retriever reports it, else its score) is at least `share` of the K-th ranked position's; the others take no block
+// of their own in the fill (share 0: all may), though one inside a block already shown may still be expanded there.
 export function relevant(rest: readonly Position[], ranked: readonly Position[], K: number, share: number): Position[] {
   if (share <= 0 || ranked.length < K) return [...rest];
   const support = (p: Position) => p.relevance ?? p.score;
@@ -225,7 +225,8 @@ export function allocate(
   const fillOn = !opts.noFill && !opts.noQuotient && !opts.noRender;
   const inGroups = new Set(groups.flatMap((g) => [g.root, ...g.nested].map((s) => s.position.key)));
   const further = present.filter((p) => !inGroups.has(p.key));
-  const rest = relevant(further, present, opts.slots.core + opts.slots.companion, opts.fillRelevance);
+  const admitted = new Set(relevant(further, present, opts.slots.core + opts.slots.companion, opts.fillRelevance).map((p) => p.key));
+  const rest = further.filter((p) => admitted.has(p.key));
   const { steps, rendered, floor } = opts.noRender
     ? cutAtBudget(groupInputs, available, queryTokens, tok)
     : allotByFormula(groupInputs, available, opts, queryTokens, tok, opts.headLines);
@@ -241,7 +242,7 @@ export function allocate(
   const leftover = available - placed.reduce((sum, b) => sum + b.rendered.tokens, 0);
   const fillTexts = new Map<string, ObjectText>();
   const filled = fillOn
-    ? fillBudget(rest, placed, leftover, {
+    ? fillBudget(further, placed, leftover, {
       infos,
       text: (id) => {
         if (!fillTexts.has(id)) for (const [k, o] of withTexts(texts, [id], source)) fillTexts.set(k, o);
@@ -250,11 +251,10 @@ export function allocate(
       fiber,
       separatorTokens,
       headLines: opts.headLines,
+      admits: (p) => admitted.has(p.key),
       tok,
     })
     : null;
-
-  if (filled) filled.notConsidered += further.length - rest.length;
 
   // 5c. Depth: what is still left grows the blocks in order, slots first (never past b_obj, never cut in the fill).
   if (filled) {

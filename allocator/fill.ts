@@ -10,7 +10,7 @@ import { overlapping, within } from './containment.ts';
 import { groupInput, outlines, touchedOf, type GroupInput } from './form.ts';
 import { headInput } from './head.ts';
 import { expandOutline, isOutline, outlineWithin } from './outline.ts';
-import { renderInput, renderWindow, wholeInsteadOf, wholeRendered, wholeTokens, type Rendered, type RenderInput } from './render.ts';
+import { renderInput, renderWindow, WHOLE_OVER_COMPACT, wholeInsteadOf, wholeRendered, wholeTokens, wholeWithin, type Rendered, type RenderInput } from './render.ts';
 import type { ObjectInfo, ObjectText, Position, Role } from './types.ts';
 
 /** A block of the context while the fill runs: its group, what it renders from, and its rendering. */
@@ -45,8 +45,13 @@ export interface FillContext {
   fiber(path: string): readonly ObjectInfo[];
   separatorTokens: number;
   headLines: number;
+  /** The relevance stop: whether an object may take a block of its own (one nested in a block is expanded there regardless). */
+  admits(p: Position): boolean;
   tok: Tokenizer;
 }
+
+/** Whether a block shows its whole object (not a head, window or outline of it). */
+const shownWhole = (b: Placed): boolean => b.rendered.outcome === 'whole' && b.input === b.gi.input;
 
 const lines = (a: number, b: number): number[] => Array.from({ length: b - a + 1 }, (_, k) => a + k);
 
@@ -67,7 +72,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
   for (let k = 0; k < rest.length; k++) {
     const p = rest[k];
     if (left <= sep) {
-      out.notConsidered = rest.length - k;
+      out.notConsidered += rest.length - k;
       break;
     }
     const info = ctx.infos.get(p.objectId);
@@ -131,7 +136,9 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       const input = renderInput(obj);
       const group = { root: { ...selected, role: host.gi.group.root.role }, nested: inner.flatMap((b) => [b.gi.group.root, ...b.gi.group.nested]) };
       const freed = inner.reduce((sum, b) => sum + b.rendered.tokens, 0) + (inner.length - 1) * sep;
-      const room = freed + left;
+      // Below the relevance stop it takes over its shown parts only within twice them (WHOLE_OVER_COMPACT: parts that
+      // save less than half are not worth the breadth they keep), never spending the fill's budget on its own.
+      const room = ctx.admits(p) ? freed + left : Math.min(freed + left, WHOLE_OVER_COMPACT * freed);
       const gi = groupInput(group, obj, input, wholeTokens(input, room, tok), ctx.fiber);
       const next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
         : outlines(gi) ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines })
@@ -140,7 +147,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
         skip(p);
         continue;
       }
-      left = room - next.tokens;
+      left = freed + left - next.tokens;
       host.allowance = Math.max(host.allowance, room);
       host.gi = gi;
       host.input = input;
@@ -152,6 +159,10 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
         if (at >= 0) out.added.splice(at, 1);
       }
       out.merged++;
+      continue;
+    }
+    if (!ctx.admits(p)) {
+      out.notConsidered++;
       continue;
     }
     if (placed.some((b) => overlapping(info, b.gi.root))) {
@@ -205,7 +216,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
 export function deepen(placed: Placed[], left: number, objectCap: number, grow: (b: Placed, allowance: number) => Rendered, tok: Tokenizer, headLines: number): number {
   for (const b of placed) {
     if (left <= 0) break;
-    if (b.filled || (b.rendered.outcome === 'whole' && b.input === b.gi.input)) continue;
+    if (b.filled || shownWhole(b)) continue;
     const allowance = Math.min(Math.max(objectCap, b.rendered.tokens), b.rendered.tokens + left);
     if (allowance <= b.rendered.tokens) continue;
     const r = grow(b, allowance);
@@ -219,10 +230,10 @@ export function deepen(placed: Placed[], left: number, objectCap: number, grow: 
   const steps: { b: Placed; forms: Rendered[] }[] = [];
   for (const b of placed) {
     if (left <= 0) break;
-    if (!b.filled || (b.rendered.outcome === 'whole' && b.input === b.gi.input)) continue;
+    if (!b.filled || shownWhole(b)) continue;
     const room = b.rendered.tokens + left;
-    if (b.gi.d === Infinity) b.gi.d = wholeTokens(b.gi.input, room, tok);
-    const whole = b.gi.d <= room ? wholeRendered(b.gi.input, b.gi.d) : null;
+    const whole = wholeWithin(b.gi.input, room, tok);
+    if (whole) b.gi.d = whole.tokens;
     const outline = !isOutline(b.rendered) && outlines(b.gi)
       ? outlineWithin(b.gi.input, b.gi.plan(), room, tok, { touched: touchedOf(b.gi.group), opening: headLines }) : null;
     const forms = [whole, outline].filter((r): r is Rendered => r !== null && r.tokens > b.rendered.tokens && r.tokens <= room);

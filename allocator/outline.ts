@@ -255,9 +255,26 @@ function lineCosts(input: RenderInput, tok: Tokenizer): (i: number) => number {
   };
 }
 
+// Outline growth rule: what the allowance holds after the listings completes members whole, the cheapest first
+// (which member the query needs is uncertain: as many of them whole as fit, rather than the container's opening).
+// A member longer in lines than the room left cannot fit (every line costs a token) and is never counted.
+function wholeMembersCheapestFirst(plan: OutlinePlan, shown: ReadonlySet<number>, cost: (i: number) => number, room: number): number[][] {
+  const offers: { lines: number[]; tokens: number; from: number }[] = [];
+  for (const m of plan.members) {
+    const [from, to] = m.span;
+    if (to - from + 1 > room) continue;
+    const lines = range(from, to);
+    let tokens = 0;
+    for (const i of lines) if (!shown.has(i) && (tokens += cost(i)) > room) break;
+    if (tokens > 0 && tokens <= room) offers.push({ lines, tokens, from });
+  }
+  return offers.sort((a, b) => a.tokens - b.tokens || a.from - b.from).map((o) => o.lines);
+}
+
 /**
  * The largest outline within `allowance` tokens: declaration, touched members whole (their opening when whole
- * does not fit), every member's listing (direct members first), fields, then the opening lines.
+ * does not fit), every member's listing (direct members first), fields, further members whole (the cheapest
+ * first), then the opening lines.
  * Null when even the declaration does not fit, or (`opening` a number) when the complete outline does not fit.
  */
 export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: number, tok: Tokenizer, opts: OutlineOptions): RenderedOutline | null {
@@ -308,6 +325,7 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
     }
     for (const m of plan.members) if (m.depth > 1) if (tryAdd(m.listing)) order.push(m.listing);
     for (const i of plan.fields) if (tryAdd([i])) order.push([i]);
+    for (const lines of wholeMembersCheapestFirst(plan, shown, cost, allowance - estimate)) if (tryAdd(lines)) order.push(lines);
     for (let i = 0; i < input.lines.length; i++) {
       if (shown.has(i)) continue;
       if (!tryAdd([i])) break;

@@ -133,6 +133,15 @@ export function wholeInsteadOf(input: RenderInput, compactTokens: number, room: 
 /** Characters per token above which a text is judged too long to fit without encoding it (code averages 3-4). */
 export const MAX_CHARS_PER_TOKEN = 12;
 
+/**
+ * The whole rendering when it fits `room`, counted exactly against that room: a d_i estimated against a smaller
+ * limit (`wholeTokens` above it) is never taken for the exact count, which would clip the block at the join.
+ */
+export function wholeWithin(input: RenderInput, room: number, tokenizer: Tokenizer): Rendered | null {
+  const d = wholeTokens(input, room, tokenizer);
+  return d <= room ? wholeRendered(input, d) : null;
+}
+
 /** The whole rendering of an object whose d_i is already known (exact). */
 export function wholeRendered(input: RenderInput, tokens: number): Rendered {
   return { text: wholeText(input), tokens, window: [0, input.lines.length - 1], anchor: 0, anchorTerms: [], outcome: 'whole' };

@@ -26,6 +26,11 @@ export interface FusionOptions {
   fileEvidence?: boolean;
   /** Candidates carry `Candidate.relevance`: their lists' own scores, each relative to its list's best, weighted. */
   relevance?: boolean;
+  /**
+   * With `relevance`: only these lists (indices into the parts) make it, e.g. structure alone, whose scores an edit
+   * elsewhere leaves as they were (BM25's relative scores move with every edit's term statistics). Default: all.
+   */
+  relevanceFrom?: readonly number[];
 }
 
 /** How much the best file's evidence lifts its objects: up to twice their own score. */
@@ -60,7 +65,7 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
         const list = retriever.retrieve(query, k);
         // Relevance: each list's own scores relative to its best (CombSUM of max-normalised scores), so it falls
         // where the evidence falls, not where the ranks do.
-        if (opts.relevance) {
+        if (opts.relevance && (!opts.relevanceFrom || opts.relevanceFrom.includes(i))) {
           const best = list.reduce((m, c) => Math.max(m, c.score), 0);
           supportWeight += weight;
           const seen = new Set<string>();

@@ -77,8 +77,10 @@ export function withoutFile(inner: Retriever, file: string): Retriever {
  *   evidence (`fileEvidence`), and BM25's best object stays among the first as many as there are lists (three, or two
  *   without vectors: only the other lists' best objects may outrank it); a plain word that happens to
  *   name an object counts little there (`Candidate.weak`).
- * Prose and names queries report `Candidate.relevance` (each list's scores relative to its best), which the fill's
- * relevance stop reads instead of the reciprocal-rank score; a code query's fill stops on the fused score as before.
+ * Every query reports `Candidate.relevance` (each list's scores relative to its best), which the fill's relevance
+ * stop reads instead of the reciprocal-rank score: prose and names queries from every list, a code query from
+ * structure alone (an object only BM25 found adds no relevance there, and structure's scores do not move with
+ * edits elsewhere).
  * Measured on cross-file tasks, whose queries are code, dense in the fusion never helped and cost up to 12.7 points
  * of Recall@4K; on issues, whose queries are prose, it showed gold files in significantly more of them
  * (EVALUATION.md, issue 7).
@@ -95,7 +97,11 @@ export function hybridOf(structural: Retriever, bm25: Retriever, dense: Retrieve
       ? [{ retriever: bm25, weight: 2 }, { retriever: side(structural), weight: 1 }]
       : [{ retriever: side(structural), weight: 2 }, { retriever: k === 'code' ? shallow(bm25) : bm25, weight: 1 }];
     if (dense && k !== 'code') parts.push({ retriever: side(dense), weight: 1 });
-    r = hybridRetriever(parts, 'hybrid', opts.rrfK, k === 'prose' ? { protectLeader: true, fileEvidence: true, relevance: true } : k === 'names' ? { relevance: true } : {});
+    r = hybridRetriever(parts, 'hybrid', opts.rrfK, k === 'prose' ? { protectLeader: true, fileEvidence: true, relevance: true }
+      : k === 'names' ? { relevance: true }
+      // The lines at a cursor: the relevance of structure alone (what the code imports, calls and names), which an
+      // edit of another file leaves as it was, so a kept answer stays valid (daemon/kept-answers.ts).
+      : { relevance: true, relevanceFrom: [0] });
     byKind.set(k, r);
     return r;
   };

@@ -22,8 +22,9 @@ describe('answers kept across edits', () => {
   let memory: ReturnType<typeof kept>;
   let engine: QueryEngine;
   const options = parseAllocateOptions({ budget: '512' });
-  // The lines at a cursor: a code query's candidates carry fused ranks, which an unrelated edit leaves as they were.
-  // (A prose query's carry each list's relative BM25 scores, which every edit moves, so its answer is recomputed.)
+  // The lines at a cursor: a code query's candidates carry fused ranks and structure's relevance, which an unrelated
+  // edit leaves as they were. (A prose query's carry each list's relative BM25 scores, which every edit moves, so its
+  // answer is recomputed.)
   const query = 'from ledger.accounts import Account, quantize\n\nacct = Account("savings")\nacct.post(quantize(12))\n';
   const fresh = () => createQueryEngine(reader, repo, { keptAnswers: kept() }).context(query, options);
   const edit = async (rel: string, text: string) => {

@@ -157,11 +157,19 @@ describe('relevance reported by fusion', () => {
     expect(c2.relevance).toBeCloseTo((2 * 0.01) / 4, 10);
   });
 
-  it('is reported for questions and names, not for the lines at a cursor (their fill stops on the fused score)', () => {
+  it('is reported for questions and names from every list, and for the lines at a cursor from structure alone', () => {
     const bm25 = scripted('bm25', [cand('a', { score: 3 })]);
-    const structural = scripted('structural', [cand('b', { score: 1 })]);
+    const structural = scripted('structural', [cand('b', { score: 2 }), cand('c', { score: 1 })]);
     expect(hybridOf(structural, bm25, null).retrieve('parseConfigFile', 10).every((c) => c.relevance !== undefined)).toBe(true);
-    expect(hybridOf(structural, bm25, null, { codeFile: 'a.py' }).retrieve('x = parse(', 10).every((c) => c.relevance === undefined)).toBe(true);
+    const code = new Map(hybridOf(structural, bm25, null, { codeFile: 'a.py' }).retrieve('x = parse(', 10).map((c) => [c.objectId, c.relevance]));
+    // Structure's own scores relative to its best; what only BM25 found adds none (its scores move with every edit).
+    expect(code.get('b')).toBeCloseTo(1, 10);
+    expect(code.get('c')).toBeCloseTo(0.5, 10);
+    expect(code.get('a')).toBe(0);
+    // BM25's scores falling another way leave a code query's relevance as it was.
+    const steep = scripted('bm25', [cand('a', { score: 300 }), cand('c', { score: 1 })]);
+    const again = new Map(hybridOf(structural, steep, null, { codeFile: 'a.py' }).retrieve('x = parse(', 10).map((c) => [c.objectId, c.relevance]));
+    expect(again.get('c')).toBeCloseTo(0.5, 10);
   });
 });
 
