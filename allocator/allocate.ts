@@ -225,8 +225,8 @@ export function allocate(
   const fillOn = !opts.noFill && !opts.noQuotient && !opts.noRender;
   const inGroups = new Set(groups.flatMap((g) => [g.root, ...g.nested].map((s) => s.position.key)));
   const further = present.filter((p) => !inGroups.has(p.key));
-  const admitted = new Set(relevant(further, present, opts.slots.core + opts.slots.companion, opts.fillRelevance).map((p) => p.key));
-  const rest = further.filter((p) => admitted.has(p.key));
+  const rest = relevant(further, present, opts.slots.core + opts.slots.companion, opts.fillRelevance);
+  const admitted = new Set(rest.map((p) => p.key));
   const { steps, rendered, floor } = opts.noRender
     ? cutAtBudget(groupInputs, available, queryTokens, tok)
     : allotByFormula(groupInputs, available, opts, queryTokens, tok, opts.headLines);

@@ -438,7 +438,7 @@ function collectReferences(matches: QueryMatch[], defs: Definition[]): Extracted
       let name = nameNode ? nameNode.text : m.captures.some((c) => c.name === 'import.wildcard') ? '*' : split ? split[2] : module!;
       if (pathText && !nameNode && !split) name = module = pathText;
       const alias = aliasNode ? aliasNode.text : null;
-      const key = `${source}|import|${name}|${module}|${alias ?? undefined}`;
+      const key = `${source}|import|${name}|${module}|${alias}`;
       if (seen.has(key)) continue;
       seen.add(key);
       refs.push({ source, kind: 'import', name, qualifier: null, module, alias, line: main.node.startPosition.row + 1 });

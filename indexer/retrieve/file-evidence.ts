@@ -34,3 +34,23 @@ export function fileEvidence(score: ReadonlyMap<string, number>, fileOf: Readonl
   const max = Math.max(0, ...sums.values());
   return new Map([...sums].map(([f, v]) => [f, max > 0 ? v / max : 0]));
 }
+
+/**
+ * The objects a file's evidence is made of: its best `OBJECTS_PER_FILE` by score. Only they are lifted, so the
+ * question lands in the right file first while the file's further objects keep their own rank (one file with many
+ * weak hits does not take the whole fill from the files after it).
+ * @example evidenceObjects(new Map([['a', 3], ['b', 2], ['c', 1], ['d', 1], ['e', 1]]), new Map([['a', 'x.py'], ['b', 'y.py'], ['c', 'y.py'], ['d', 'y.py'], ['e', 'y.py']])) // Set { 'a', 'b', 'c', 'd' }
+ */
+export function evidenceObjects(score: ReadonlyMap<string, number>, fileOf: ReadonlyMap<string, string>): Set<string> {
+  const order = [...score].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const taken = new Map<string, number>();
+  const out = new Set<string>();
+  for (const [id] of order) {
+    const f = fileOf.get(id);
+    if (f === undefined) continue;
+    const n = taken.get(f) ?? 0;
+    if (n < OBJECTS_PER_FILE) out.add(id);
+    taken.set(f, n + 1);
+  }
+  return out;
+}

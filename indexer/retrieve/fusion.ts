@@ -1,5 +1,5 @@
 import type { Candidate } from '../types.ts';
-import { fileEvidence, OBJECTS_PER_FILE } from './file-evidence.ts';
+import { evidenceObjects, fileEvidence } from './file-evidence.ts';
 import type { Retriever } from './retriever.ts';
 
 /** Reciprocal-rank constant by default: small, so the first few objects of each list dominate (K is about 5). */
@@ -111,25 +111,6 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
         .slice(0, k);
     },
   };
-}
-
-/**
- * The objects a file's evidence is made of: its best `OBJECTS_PER_FILE` by score. Only they are lifted, so the
- * question lands in the right file first while the file's further objects keep their own rank (one file with many
- * weak hits does not take the whole fill from the files after it).
- */
-function evidenceObjects(score: ReadonlyMap<string, number>, fileOf: ReadonlyMap<string, string>): Set<string> {
-  const order = [...score].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  const taken = new Map<string, number>();
-  const out = new Set<string>();
-  for (const [id] of order) {
-    const f = fileOf.get(id);
-    if (f === undefined) continue;
-    const n = taken.get(f) ?? 0;
-    if (n < OBJECTS_PER_FILE) out.add(id);
-    taken.set(f, n + 1);
-  }
-  return out;
 }
 
 /** Raises `id`'s score just above the `top`-th best object's when it ranks below it. */
