@@ -135,14 +135,10 @@ function withoutAsides(inner: Retriever, asks: (query: string) => { tests: boole
     name: inner.name,
     prepare: async (query) => inner.prepare?.(query),
     retrieve(query, k) {
+      const list = inner.retrieve(query, k);
       const a = asks(query);
-      if (a.tests || a.docs) return inner.retrieve(query, k);
-      // Asked deeper while asides crowd out the `k` (as `withoutFile` does).
-      for (let depth = k, round = 0; ; depth *= 2, round++) {
-        const all = inner.retrieve(query, depth);
-        const kept = all.filter((c) => !isAsidePath(c.fiber));
-        if (kept.length >= k || all.length < depth || round === 2) return kept.slice(0, k);
-      }
+      // Not asked deeper: fusion's depth comes from BM25 as well, and another walk of the graph costs a prose query.
+      return a.tests || a.docs ? list : list.filter((c) => !isAsidePath(c.fiber));
     },
   };
 }

@@ -140,13 +140,11 @@ describe('tests, examples and docs found by structure or vectors', () => {
     expect(asked.indexOf('t1')).toBeLessThan(asked.indexOf('h3'));
   });
 
-  it('are left out of names queries too, asked deeper when they crowd out the depth', () => {
-    const tests = ['t1', 't2', 't3', 't4'].map((id) => at(id, `tests/test_${id}.py`));
-    const structural: Retriever = { name: 'structural', retrieve: (_q, k) => [...tests, at('grid', 'lib/grid.py')].slice(0, k) };
+  it('are left out of names queries too', () => {
+    const structural = scripted('structural', [at('t1', 'tests/test_grid.py'), at('grid', 'lib/grid.py'), at('t2', 'tests/test_map.py')]);
     const bm25 = scripted('bm25', [at('h1', 'lib/map.py')]);
-    const got = hybridOf(structural, bm25, null).retrieve('PairGrid errors with `hue`', 3).map((c) => c.objectId);
-    expect(got).toContain('grid');
-    expect(got.some((id) => id.startsWith('t'))).toBe(false);
+    const got = order(hybridOf(structural, bm25, null), 'PairGrid errors with `hue`');
+    expect(got).toEqual(['grid', 'h1']);
   });
 
   it('are what a word asks for only where it names no module of the repository (`asks`)', () => {
