@@ -1,12 +1,12 @@
 import { activeEmbedder } from '../embed/active.ts';
 import type { DB } from '../store/open.ts';
-import { bm25Retriever } from './bm25.ts';
+import { bm25Retriever, namesModule } from './bm25.ts';
 import { denseRetriever } from './dense.ts';
 import { hybridRetriever, type Weighted } from './fusion.ts';
 import type { Retriever } from './retriever.ts';
 import { structuralRetriever, type StructuralOptions } from './structural.ts';
 import { guessLanguage } from './query-reading.ts';
-import { readProse } from './prose-reading.ts';
+import { asksIn, readProse } from './prose-reading.ts';
 import { isAsidePath, normalizePath } from '../paths.ts';
 import { DEFAULT_RETRIEVER, type RetrieverName } from './names.ts';
 
@@ -46,7 +46,7 @@ async function namedRetriever(db: DB, name: RetrieverName, opts: StructuralOptio
   const structural = await structuralRetriever(db, opts);
   if (name === 'structural') return structural;
   const dense = await activeEmbedder(db);
-  return hybridOf(structural, bm25Retriever(db), dense.on ? denseRetriever(db, dense.embedder) : null, { rrfK: opts.rrfK, codeFile: opts.path });
+  return hybridOf(structural, bm25Retriever(db), dense.on ? denseRetriever(db, dense.embedder) : null, { rrfK: opts.rrfK, codeFile: opts.path, asks: asksOf(db) });
 }
 
 /**
@@ -86,13 +86,14 @@ export function withoutFile(inner: Retriever, file: string): Retriever {
  * (EVALUATION.md, issue 7).
  * @example hybridOf(structural, bm25Retriever(db), null).retrieve('parse the config', 50)
  */
-export function hybridOf(structural: Retriever, bm25: Retriever, dense: Retriever | null, opts: { rrfK?: number; codeFile?: string } = {}): Retriever {
+export function hybridOf(structural: Retriever, bm25: Retriever, dense: Retriever | null, opts: HybridOptions = {}): Retriever {
   const kind = (query: string) => queryKind(query, opts.codeFile);
+  const asks = opts.asks ?? ((query: string) => readProse(query).asks);
   const byKind = new Map<QueryKind, Retriever>();
   const fused = (k: QueryKind): Retriever => {
     let r = byKind.get(k);
     if (r) return r;
-    const side = (r: Retriever) => (k === 'code' ? r : asidesWeak(r));
+    const side = (r: Retriever) => (k === 'code' ? r : withoutAsides(r, asks));
     const parts: Weighted[] = k === 'prose'
       ? [{ retriever: bm25, weight: 2 }, { retriever: side(structural), weight: 1 }]
       : [{ retriever: side(structural), weight: 2 }, { retriever: k === 'code' ? shallow(bm25) : bm25, weight: 1 }];
@@ -112,18 +113,32 @@ export function hybridOf(structural: Retriever, bm25: Retriever, dense: Retrieve
   };
 }
 
+export interface HybridOptions {
+  rrfK?: number;
+  codeFile?: string;
+  /** What a query asks for (tests, docs) in this repository (`asksOf`); by default its words alone (`readProse`). */
+  asks?: (query: string) => { tests: boolean; docs: boolean };
+}
+
+/** What a query asks for in the index's repository: a word naming one of its modules asks for nothing (`asksIn`). */
+export function asksOf(db: DB): (query: string) => { tests: boolean; docs: boolean } {
+  return (query) => asksIn(readProse(query), (w) => namesModule(db, w));
+}
+
 /**
- * A question or names that do not ask for tests, examples or documentation: the objects of those files that
- * structure or vectors find count little in fusion (`Candidate.weak`), as BM25 already weighs them (`aside`).
+ * A question or names that do not ask for tests, examples or documentation: structure and vectors contribute no
+ * object of those files to the fusion. They find tests because tests use the code the query names (reference-graph
+ * neighbours), which says nothing of where the answer lives; BM25 still offers them, weighed down (`aside`).
  */
-function asidesWeak(inner: Retriever): Retriever {
+function withoutAsides(inner: Retriever, asks: (query: string) => { tests: boolean; docs: boolean }): Retriever {
   return {
     name: inner.name,
     prepare: async (query) => inner.prepare?.(query),
     retrieve(query, k) {
       const list = inner.retrieve(query, k);
-      const asks = readProse(query).asks;
-      return asks.tests || asks.docs ? list : list.map((c) => (isAsidePath(c.fiber) ? { ...c, weak: true } : c));
+      const a = asks(query);
+      // Not asked deeper: fusion's depth comes from BM25 as well, and another walk of the graph costs a prose query.
+      return a.tests || a.docs ? list : list.filter((c) => !isAsidePath(c.fiber));
     },
   };
 }
@@ -165,3 +180,4 @@ function shallow(inner: Retriever): Retriever {
     retrieve: (query, k) => inner.retrieve(query, Math.min(k, Math.max(MIN_CODE_BM25, Math.ceil(k / CODE_BM25_SHARE)))),
   };
 }
+

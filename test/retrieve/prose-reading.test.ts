@@ -122,18 +122,40 @@ describe('fusion on prose', () => {
 });
 
 describe('tests, examples and docs found by structure or vectors', () => {
-  it('count little in a question that does not ask for them, as in BM25; fully when it asks', () => {
-    const at = (id: string, fiber: string) => cand(id, { fiber, path: fiber });
-    const bm25 = scripted('bm25', [at('h1', 'shop/cart.py'), at('h2', 'shop/pricing.py'), at('h3', 'shop/coupon.py')]);
-    const structural = scripted('structural', [at('t1', 'tests/test_cart.py'), at('t2', 'docs/conf.py'), at('s1', 'shop/total.py')]);
-    const dense = scripted('dense', [at('t1', 'tests/test_cart.py'), at('s1', 'shop/total.py')]);
+  const at = (id: string, fiber: string) => cand(id, { fiber, path: fiber });
+
+  it('are left out of a question that does not ask for them (BM25 alone offers them); kept when it asks', () => {
+    const bm25 = scripted('bm25', [at('h1', 'shop/cart.py'), at('h2', 'shop/pricing.py'), at('h3', 'shop/coupon.py'), at('t3', 'tests/test_coupon.py')]);
+    const structural = scripted('structural', [at('t1', 'tests/test_cart.py'), at('t2', 'docs/conf.py'), at('s1', 'shop/total.py'), at('t3', 'tests/test_coupon.py')]);
+    const dense = scripted('dense', [at('t1', 'tests/test_cart.py'), at('s1', 'shop/total.py'), at('t3', 'tests/test_coupon.py')]);
     const fused = hybridOf(structural, bm25, dense);
     const plain = order(fused, 'discount applied twice to the cart total');
-    expect(plain.indexOf('t1')).toBeGreaterThan(plain.indexOf('h3'));
-    expect(plain.indexOf('s1')).toBeLessThan(plain.indexOf('t1'));
+    expect(plain).not.toContain('t1');
+    expect(plain).not.toContain('t2');
+    expect(plain).toContain('s1');
+    // BM25's own test hit stays, ranked by BM25 alone: after every source object the other lists found.
+    expect(plain.indexOf('t3')).toBeGreaterThan(plain.indexOf('s1'));
     // Asking for tests: the test object found by two lists outranks BM25's third hit.
     const asked = order(fused, 'which tests cover the discount applied to the cart total');
     expect(asked.indexOf('t1')).toBeLessThan(asked.indexOf('h3'));
+  });
+
+  it('are left out of names queries too', () => {
+    const structural = scripted('structural', [at('t1', 'tests/test_grid.py'), at('grid', 'lib/grid.py'), at('t2', 'tests/test_map.py')]);
+    const bm25 = scripted('bm25', [at('h1', 'lib/map.py')]);
+    const got = order(hybridOf(structural, bm25, null), 'PairGrid errors with `hue`');
+    expect(got).toEqual(['grid', 'h1']);
+  });
+
+  it('are what a word asks for only where it names no module of the repository (`asks`)', () => {
+    const bm25 = scripted('bm25', [at('h1', 'src/_pytest/main.py')]);
+    const structural = scripted('structural', [at('t1', 'testing/test_main.py'), at('s1', 'src/_pytest/config.py')]);
+    const q = 'pytest --collect-only needs a one char shortcut command';
+    // By its words alone, `pytest` asks for tests; on pytest's own repository it names the product.
+    expect(order(hybridOf(structural, bm25, null), q)).toContain('t1');
+    const product = hybridOf(structural, bm25, null, { asks: (query) => asksIn(readProse(query), (w) => w === 'pytest') });
+    expect(order(product, q)).not.toContain('t1');
+    expect(order(product, q)).toContain('s1');
   });
 });
 
