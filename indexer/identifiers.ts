@@ -27,14 +27,38 @@ export function splitIdentifier(identifier: string): string[] {
 /** Identifiers repeat a lot within a repository: their parts are memoised (bounded). */
 const partsCache = new Map<string, string>();
 
+/** `[A-Za-z_$]`, what starts an identifier (`IDENT`). */
+const startsIdentifier = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
+/** `[A-Za-z0-9_$]`, what continues one. */
+const continuesIdentifier = (c: number) => startsIdentifier(c) || (c >= 48 && c <= 57);
+
 /**
  * The parts of every compound identifier in a text, space-separated: the
  * `parts` column of the full-text index, which lets `parse` find
  * `parseConfigFile` and `parse_config_file`.
+ * Scans the text once (the identifiers `IDENT` matches, in order) without making a string of the identifiers that
+ * cannot be compound: lower-case letters, with at most a capital first, are one part (`splitIdentifier`).
  */
 export function identifierParts(text: string): string {
-  const out: string[] = [];
-  for (const id of identifiers(text)) {
+  let out = '';
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (!startsIdentifier(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let onePart = true;
+    for (i++; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 97 && c <= 122) continue;
+      if (!continuesIdentifier(c)) break;
+      onePart = false;
+    }
+    const first = text.charCodeAt(start);
+    if (onePart && first !== 95 && first !== 36) continue;
+    const id = text.slice(start, i);
     let parts = partsCache.get(id);
     if (parts === undefined) {
       const split = splitIdentifier(id);
@@ -42,7 +66,7 @@ export function identifierParts(text: string): string {
       if (partsCache.size > 200_000) partsCache.clear();
       partsCache.set(id, parts);
     }
-    if (parts) out.push(parts);
+    if (parts) out = out ? `${out} ${parts}` : parts;
   }
-  return out.join(' ');
+  return out;
 }
