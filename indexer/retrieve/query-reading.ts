@@ -76,6 +76,14 @@ export function pendingImports(text: string): Set<string> {
   return out;
 }
 
+/**
+ * Identifiers a piece of code uses outside its import statements: the names it has already used, as opposed to
+ * those it only imports.
+ */
+export function usedIdentifiers(text: string): Set<string> {
+  return new Set(identifiers(text.replace(IMPORT_STATEMENTS, ' ')));
+}
+
 let loaded: Promise<Map<CodeLanguage, LoadedLanguage>> | undefined;
 let ready: Map<CodeLanguage, LoadedLanguage> | undefined;
 /** Grammars a query waits for: the languages `guessLanguage` names, and TSX and JavaScript. */
@@ -124,7 +132,7 @@ export function readQuery(text: string, grammars: Map<CodeLanguage, LoadedLangua
     }
   }
   const body = text.replace(IMPORT_STATEMENTS, ' ');
-  const used = new Set(identifiers(body));
+  const used = usedIdentifiers(text);
   const recentParts = new Map<string, number>();
   const recency = new Map<string, number>();
   const bodyLines = body.split('\n');

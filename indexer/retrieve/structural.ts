@@ -7,7 +7,8 @@ import { TYPE_KINDS, type Candidate, type CodeLanguage, type ExtractedReference,
 import { personalizedPageRank } from './graph.ts';
 import type { LoadedLanguage } from '../languages/registry.ts';
 import { STOP_WORDS, type TermShape } from './prose-reading.ts';
-import { loadQueryLanguages, readQuery, type QueryReading } from './query-reading.ts';
+import { loadQueryLanguages, readQuery, usedIdentifiers, type QueryReading } from './query-reading.ts';
+import { fileText } from '../store/read.ts';
 import type { Retriever } from './retriever.ts';
 import { structureOf } from './structure-cache.ts';
 import type { Structure } from './structure.ts';
@@ -49,6 +50,11 @@ interface Seed {
 export interface StructuralOptions {
   /** The file the query comes from (the editor's current file): resolves relative imports and hides its own objects. */
   path?: string;
+  /**
+   * The cursor's line in `path` (1-based): the indexed lines of the file before it are code already written, so a
+   * name they use is no longer one the next lines are about to use (the query may hold only the last of them).
+   */
+  line?: number;
 }
 
 /**
@@ -77,6 +83,12 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
      WHERE m.parent = (SELECT key FROM objects WHERE id = ?) AND s.file_id IS NOT (SELECT id FROM files WHERE path = ?) GROUP BY m.key`,
   );
   const own = opts.path ? normalizePath(opts.path) : null;
+  /** Names the file uses before the cursor (outside imports), read from the index; empty without a cursor. */
+  const writtenBefore = (): ReadonlySet<string> => {
+    if (!own || !opts.line || opts.line <= 1) return new Set();
+    const text = fileText(db, own);
+    return text === null ? new Set() : usedIdentifiers(text.split('\n').slice(0, opts.line - 1).join('\n'));
+  };
   const usesOf = (containerId: string): Map<string, number> =>
     new Map((memberUses.all(containerId, own) as { id: string; n: number }[]).map((r) => [r.id, r.n]));
   /** A member of a class or of one of its bases (breadth first, a few levels up). */
@@ -99,7 +111,7 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
       if (k <= 0) return [];
       const s = structureOf(db);
       const reading = readQuery(query, grammars, opts.path);
-      const seeds = seedObjects(s, reading, opts.path, inheritedMember, usesOf);
+      const seeds = seedObjects(s, reading, opts.path, inheritedMember, usesOf, writtenBefore());
       const ranked: ({ id: string } & Seed)[] = [...seeds.entries()].map(([id, seed]) => ({ id, ...seed }));
       // A code query (the lines at a cursor) is about to use what it names: those objects render as their heads.
       const code = reading.language !== null;
@@ -241,6 +253,7 @@ function seedObjects(
   path: string | undefined,
   inheritedMember: (classId: string, name: string) => string | undefined,
   usesOf: (containerId: string) => ReadonlyMap<string, number>,
+  writtenBefore: ReadonlySet<string>,
 ): Map<string, Seed> {
   const seeds = new Map<string, Seed>();
   const here = path ? normalizePath(path) : null;
@@ -276,7 +289,7 @@ function seedObjects(
   try {
     for (const imp of reading.imports) {
       const local = imp.alias ?? imp.name.split('.')[0];
-      const unused = !reading.used.has(local);
+      const unused = !reading.used.has(local) && !writtenBefore.has(local);
       const id = resolver.resolveImport(asRef(imp));
       add(id, unused ? WEIGHT.importedUnused : WEIGHT.imported, `imported by the query as ${local}`);
       const o = id ? s.objects.get(id) : undefined;

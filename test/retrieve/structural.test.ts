@@ -181,3 +181,51 @@ describe('the structural retriever over a real index', () => {
     expect(bm25Retriever(db).retrieve(trace, 5).length).toBeGreaterThan(0);
   });
 });
+
+describe('names the file already used before the cursor', () => {
+  let repo: string;
+  let db: DB;
+  // The query holds the imports and the last lines before the cursor; `with_tax` was used further up, out of it.
+  const file = [
+    'from shop.pricing import apply_discount, with_tax', // 1
+    '', // 2
+    'def gross(amount):', // 3
+    '    return with_tax(amount)', // 4
+    '', // 5
+    '', // 6
+    'def net(x, y):', // 7
+    '    """The net figure."""', // 8
+    '    return apply_discount(x, y)', // 9
+  ].join('\n');
+  const query = 'from shop.pricing import apply_discount, with_tax\n\ndef net(x, y):\n    """The net figure."""\n    return ';
+  beforeAll(async () => {
+    repo = tempDir();
+    writeTree(repo, {
+      'shop/__init__.py': '',
+      'shop/pricing.py': 'def apply_discount(cost, rate):\n    return cost * (100 - rate) / 100\n\n\ndef with_tax(cost):\n    return cost * 1.2\n',
+      'web/checkout.py': `${file}\n`,
+    });
+    db = await indexInPlace(repo);
+  });
+  afterAll(() => {
+    db.close();
+    fs.rmSync(repo, { recursive: true, force: true });
+  });
+  const scores = async (line?: number) => {
+    const r = await retrieverFor(db, 'structural', { path: 'web/checkout.py', ...(line ? { line } : {}) });
+    return Object.fromEntries(r.retrieve(query, 10).map((c) => [c.objectName, c.score]));
+  };
+
+  it('ranks an import the lines above the query used below one not used yet', async () => {
+    const before = await scores(9);
+    expect(before.apply_discount).toBeGreaterThan(before.with_tax);
+  });
+
+  it('reads only the lines before the cursor: a use at or after it is the future, and no cursor reads none', async () => {
+    const blind = await scores();
+    expect(blind.with_tax).toBe(blind.apply_discount);
+    // At line 4 the use of `with_tax` is the cursor's own line: not written yet.
+    expect(await scores(4)).toEqual(blind);
+    expect((await scores(5)).with_tax).toBeLessThan(blind.with_tax);
+  });
+});
