@@ -76,12 +76,16 @@ export function pendingImports(text: string): Set<string> {
   return out;
 }
 
+/** A member access (`.name`): the name is an attribute of what precedes it, not a name of the scope. */
+const MEMBER_ACCESS = /\.\s*[A-Za-z_$][A-Za-z0-9_$]*/g;
+
 /**
  * Identifiers a piece of code uses outside its import statements: the names it has already used, as opposed to
- * those it only imports.
+ * those it only imports. `p.rotate(...)` uses `p`, not an imported `rotate`.
+ * @example usedIdentifiers('from geo import rotate, scale\nq = p.rotate(1)') // q, p
  */
 export function usedIdentifiers(text: string): Set<string> {
-  return new Set(identifiers(text.replace(IMPORT_STATEMENTS, ' ')));
+  return new Set(identifiers(text.replace(IMPORT_STATEMENTS, ' ').replace(MEMBER_ACCESS, ' ')));
 }
 
 let loaded: Promise<Map<CodeLanguage, LoadedLanguage>> | undefined;

@@ -229,3 +229,14 @@ describe('names the file already used before the cursor', () => {
     expect((await scores(5)).with_tax).toBeLessThan(blind.with_tax);
   });
 });
+
+describe('used identifiers', () => {
+  it('counts the names code uses, not its imports or the attributes it reads through another name', async () => {
+    const { usedIdentifiers } = await import('../../indexer/retrieve/query-reading.ts');
+    const used = usedIdentifiers('from geo import rotate, scale\nimport os.path\nq = p.rotate(1)\nr = scale (q) . norm');
+    expect(used.has('rotate')).toBe(false);
+    expect(used.has('norm')).toBe(false);
+    expect(used.has('scale')).toBe(true);
+    expect(used.has('p')).toBe(true);
+  });
+});
