@@ -1,5 +1,5 @@
 import { languageOf, LANGUAGE_SPECS } from '../languages/registry.ts';
-import { identifiers, splitIdentifier } from '../identifiers.ts';
+import { splitIdentifier } from '../identifiers.ts';
 import { normalizePath } from '../paths.ts';
 import type { ResolverReference } from '../resolve/resolve.ts';
 import { prepared, type DB } from '../store/open.ts';
@@ -32,8 +32,6 @@ const SHAPE_SHARE: Record<TermShape, number> = { identifier: 1, name: 0.5, word:
 /** Graph neighbours rank below every seed: their scores are scaled into (0, NEIGHBOUR_SCALE]. */
 const NEIGHBOUR_SCALE = 0.5;
 const MAX_DEFINITIONS_PER_NAME = 3;
-/** How much what a pending import's description shares with the query's last lines adds: a tie-break among them, below a name's own affinity. */
-const DESCRIPTION_SHARE = 0.25;
 /** Members of one receiver the query may call next, at most (the closest by name). */
 const MEMBERS_PER_RECEIVER = 6;
 const NOISE = new Set(['self', 'this', 'cls', 'super', 'return', 'import', 'from', 'def', 'class', 'function', 'const', 'let', 'var', 'new', 'true', 'false', 'none', 'null', 'undefined', 'async', 'await', 'public', 'private', 'static', 'void', 'int', 'str', 'string', 'number', 'bool', 'boolean', 'list', 'dict', 'type', 'value', 'data', 'result', 'name', 'args', 'kwargs']);
@@ -47,8 +45,6 @@ interface Seed {
   weak?: boolean;
   /** A class the query calls members through. */
   receiver?: boolean;
-  /** Imported by the query and not used yet by the code before the cursor. */
-  pending?: boolean;
 }
 
 export interface StructuralOptions {
@@ -86,11 +82,6 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
     `SELECT m.id AS id, count(*) AS n FROM objects m JOIN refs r ON r.target = m.key JOIN objects s ON s.key = r.source
      WHERE m.parent = (SELECT key FROM objects WHERE id = ?) AND s.file_id IS NOT (SELECT id FROM files WHERE path = ?) GROUP BY m.key`,
   );
-  const descriptionOf = prepared(db, 'SELECT signature, docstring FROM objects WHERE id = ?');
-  const describe = (id: string): string => {
-    const row = descriptionOf.get(id) as { signature: string; docstring: string | null } | undefined;
-    return row ? `${row.signature}\n${row.docstring ?? ''}` : '';
-  };
   const own = opts.path ? normalizePath(opts.path) : null;
   /** Names the file uses before the cursor (outside imports), read from the index; empty without a cursor. */
   const writtenBefore = (): ReadonlySet<string> => {
@@ -137,12 +128,6 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
       // Break ties between equally strong seeds (a file imports dozens of names) by the words near the end of the query.
       const affinity = seedAffinity(s, seeds, reading);
       for (const r of ranked) r.score += (affinity.get(r.id) ?? 0) * (r.weak ? SHAPE_SHARE.word : 1);
-      // Many imports not used yet tie: what each says of itself (signature, docstring) against the query's last lines.
-      const pending = ranked.filter((r) => r.pending);
-      if (pending.length > 1) {
-        const described = describedAffinity(pending.map((r) => describe(r.id)), reading.recentParts);
-        pending.forEach((r, k) => (r.score += DESCRIPTION_SHARE * described[k]));
-      }
       let max = 0;
       for (const [i, v] of ppr) if (!seeds.has(s.graph.ids[i]) && v > max) max = v;
       const ids = s.graph.ids;
@@ -185,27 +170,6 @@ function seedAffinity(s: Structure, seeds: Map<string, Seed>, reading: QueryRead
     if (a !== null) out.set(id, a);
   }
   return out;
-}
-
-/**
- * Per description (an object's signature and docstring), the idf-weighted share of its identifier parts among the
- * query's recent parts (each weighted by closeness to the end), idf over the descriptions compared: words every
- * candidate shares tell none apart.
- */
-export function describedAffinity(descriptions: readonly string[], recentParts: ReadonlyMap<string, number>): number[] {
-  const partsOf = descriptions.map((d) => new Set(identifiers(d).flatMap(splitIdentifier).filter((p) => p.length > 2)));
-  const df = new Map<string, number>();
-  for (const parts of partsOf) for (const p of parts) df.set(p, (df.get(p) ?? 0) + 1);
-  const idf = (p: string) => Math.log(1 + descriptions.length / (df.get(p) ?? 1));
-  return partsOf.map((parts) => {
-    let hit = 0;
-    let all = 0;
-    for (const p of parts) {
-      hit += (recentParts.get(p) ?? 0) * idf(p);
-      all += idf(p);
-    }
-    return all > 0 ? hit / all : 0;
-  });
 }
 
 /** The share of a name's parts among the query's recent identifier parts (each weighted by closeness to the end); null for a name without parts. */
@@ -328,8 +292,6 @@ function seedObjects(
       const unused = !reading.used.has(local) && !writtenBefore.has(local);
       const id = resolver.resolveImport(asRef(imp));
       add(id, unused ? WEIGHT.importedUnused : WEIGHT.imported, `imported by the query as ${local}`);
-      const seed = id ? seeds.get(id) : undefined;
-      if (unused && seed?.reason === `imported by the query as ${local}`) seed.pending = true;
       const o = id ? s.objects.get(id) : undefined;
       if (o && (o.kind === 'module' || o.kind === 'file')) {
         bind(o.id, `${local}.`, local);

@@ -202,7 +202,7 @@ describe('names the file already used before the cursor', () => {
     repo = tempDir();
     writeTree(repo, {
       'shop/__init__.py': '',
-      'shop/pricing.py': 'def apply_discount(cost, rate):\n    return cost * (100 - rate) / 100\n\n\ndef with_tax(cost, rate):\n    return cost * rate\n',
+      'shop/pricing.py': 'def apply_discount(cost, rate):\n    return cost * (100 - rate) / 100\n\n\ndef with_tax(cost):\n    return cost * 1.2\n',
       'web/checkout.py': `${file}\n`,
     });
     db = await indexInPlace(repo);
@@ -238,25 +238,5 @@ describe('used identifiers', () => {
     expect(used.has('norm')).toBe(false);
     expect(used.has('scale')).toBe(true);
     expect(used.has('p')).toBe(true);
-  });
-});
-
-describe('described affinity (a tie-break among pending imports)', () => {
-  it('prefers the description that shares the query\'s rare recent words, and discounts words every description has', async () => {
-    const { describedAffinity } = await import('../../indexer/retrieve/structural.ts');
-    const recent = new Map([['duplicates', 1], ['sequence', 1], ['size', 0.2]]);
-    const [uniq, strip, other] = describedAffinity([
-      'def uniq(seq, result=None)\nYield unique elements of a sequence, dropping duplicates.',
-      'def _strip(h, base, orbits)\nAttempt to decompose a sequence h using the base.',
-      'def order(g)\nThe size of a group.',
-    ], recent);
-    expect(uniq).toBeGreaterThan(strip);
-    expect(strip).toBeGreaterThan(0);
-    expect(other).toBeGreaterThan(0);
-    expect(uniq).toBeGreaterThan(other);
-    // A share: a description with words the query lacks matches less than one made only of the query's.
-    const [a, b] = describedAffinity(['sequence duplicates', 'sequence sequence'], new Map([['sequence', 1]]));
-    expect(a).toBeLessThan(b);
-    expect(describedAffinity(['', 'x'], recent)).toEqual([0, 0]);
   });
 });
