@@ -7,7 +7,7 @@ import { TYPE_KINDS, type Candidate, type CodeLanguage, type ExtractedReference,
 import { personalizedPageRank } from './graph.ts';
 import type { LoadedLanguage } from '../languages/registry.ts';
 import { STOP_WORDS, type TermShape } from './prose-reading.ts';
-import { loadQueryLanguages, readQuery, usedIdentifiers, type QueryReading } from './query-reading.ts';
+import { loadQueryLanguages, readQuery, usedIdentifiers, withoutProse, type QueryReading } from './query-reading.ts';
 import { fileText } from '../store/read.ts';
 import type { Retriever } from './retriever.ts';
 import { structureOf } from './structure-cache.ts';
@@ -83,11 +83,11 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
      WHERE m.parent = (SELECT key FROM objects WHERE id = ?) AND s.file_id IS NOT (SELECT id FROM files WHERE path = ?) GROUP BY m.key`,
   );
   const own = opts.path ? normalizePath(opts.path) : null;
-  /** Names the file uses before the cursor (outside imports), read from the index; empty without a cursor. */
+  /** Names the file's code uses before the cursor (outside imports, strings and comments), read from the index; empty without a cursor. */
   const writtenBefore = (): ReadonlySet<string> => {
     if (!own || !opts.line || opts.line <= 1) return new Set();
     const text = fileText(db, own);
-    return text === null ? new Set() : usedIdentifiers(text.split('\n').slice(0, opts.line - 1).join('\n'));
+    return text === null ? new Set() : usedIdentifiers(withoutProse(text.split('\n').slice(0, opts.line - 1).join('\n'), languageOf(own)));
   };
   const usesOf = (containerId: string): Map<string, number> =>
     new Map((memberUses.all(containerId, own) as { id: string; n: number }[]).map((r) => [r.id, r.n]));
@@ -289,13 +289,16 @@ function seedObjects(
   try {
     for (const imp of reading.imports) {
       const local = imp.alias ?? imp.name.split('.')[0];
-      const unused = !reading.used.has(local) && !writtenBefore.has(local);
+      // Not used by the lines the query holds; a module stays a pending receiver even when the file's earlier lines
+      // used it (code goes on calling through a module), while a name those lines used is no longer about to be used.
+      const unusedHere = !reading.used.has(local);
+      const unused = unusedHere && !writtenBefore.has(local);
       const id = resolver.resolveImport(asRef(imp));
       add(id, unused ? WEIGHT.importedUnused : WEIGHT.imported, `imported by the query as ${local}`);
       const o = id ? s.objects.get(id) : undefined;
       if (o && (o.kind === 'module' || o.kind === 'file')) {
         bind(o.id, `${local}.`, local);
-        if (unused) receivers.get(o.id)!.pending = true;
+        if (unusedHere) receivers.get(o.id)!.pending = true;
       }
     }
     // Receivers first: a member resolved through its receiver's type keeps that reason. Only a class-like object

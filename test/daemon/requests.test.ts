@@ -48,6 +48,10 @@ describe('request validation', () => {
       parseFilesSelectRequest({ issue: 'x', budget: LIMITS.budget }),
     ];
     for (const r of at) expect(r.ok, JSON.stringify(r)).toBe(true);
+    // The cursor's line reaches retrieval with its file (`StructuralOptions.line`), not the allocation options.
+    const withLine = parseContextRequest({ query: 'q', path: 'a.py', line: 12 });
+    expect(withLine.ok && withLine.value.retrieval).toMatchObject({ path: 'a.py', line: 12 });
+    expect(withLine.ok && 'line' in withLine.value.options).toBe(false);
     const beyond: [unknown, RegExp][] = [
       [parseSearchRequest({ query: 'q'.repeat(MAX_QUERY_CHARS + 1) }), /^query: /],
       [parseSearchRequest({ query: 'q', k: MAX_K + 1 }), /^k: /],

@@ -204,6 +204,9 @@ describe('names the file already used before the cursor', () => {
       'shop/__init__.py': '',
       'shop/pricing.py': 'def apply_discount(cost, rate):\n    return cost * (100 - rate) / 100\n\n\ndef with_tax(cost):\n    return cost * 1.2\n',
       'web/checkout.py': `${file}\n`,
+      // Above the cursor only prose names `with_tax`; the module `pricing` is called through there.
+      'web/notes.py': ['from shop.pricing import apply_discount, with_tax', '# with_tax is for later', 'NOTE = "with_tax(x)"', '', 'def net(x, y):', '    """The net figure."""', '    return apply_discount(x, y)'].join('\n') + '\n',
+      'web/report.py': ['from shop import pricing', '', 'def gross(cost, rate):', '    return pricing.with_tax(cost, rate)', '', 'def net(x, y):', '    """The net figure."""', '    return x'].join('\n') + '\n',
     });
     db = await indexInPlace(repo);
   });
@@ -219,6 +222,23 @@ describe('names the file already used before the cursor', () => {
   it('ranks an import the lines above the query used below one not used yet', async () => {
     const before = await scores(9);
     expect(before.apply_discount).toBeGreaterThan(before.with_tax);
+  });
+
+  it('does not count a name its strings or comments mention as used', async () => {
+    const r = await retrieverFor(db, 'structural', { path: 'web/notes.py', line: 7 });
+    const got = Object.fromEntries(r.retrieve(query, 10).map((c) => [c.objectName, c.score]));
+    expect(got.with_tax).toBe(got.apply_discount);
+  });
+
+  it('keeps a module the lines above called through as a pending receiver: its members stay candidates', async () => {
+    const q = 'from shop import pricing\n\ndef net(x, y):\n    """The net figure."""\n    return ';
+    const members = async (line?: number) => {
+      const r = await retrieverFor(db, 'structural', { path: 'web/report.py', ...(line ? { line } : {}) });
+      return r.retrieve(q, 10).filter((c) => c.reason.includes('member of')).map((c) => [c.objectName, c.score]);
+    };
+    const blind = await members();
+    expect(blind.length).toBeGreaterThan(0);
+    expect(await members(8)).toEqual(blind);
   });
 
   it('reads only the lines before the cursor: a use at or after it is the future, and no cursor reads none', async () => {
@@ -238,5 +258,17 @@ describe('used identifiers', () => {
     expect(used.has('norm')).toBe(false);
     expect(used.has('scale')).toBe(true);
     expect(used.has('p')).toBe(true);
+  });
+
+  it('blanks strings and comments, keeping line breaks, by the language\'s comment syntax', async () => {
+    const { withoutProse } = await import('../../indexer/retrieve/query-reading.ts');
+    const py = 'x = 1  # Pow\ndef f():\n    """Doc.\n\n    >>> oo\n    """\n    s = "Abs" + \'Tanh\'\n    return raises(y)\n';
+    const out = withoutProse(py, 'python');
+    expect(out.split('\n')).toHaveLength(py.split('\n').length);
+    for (const gone of ['Pow', 'oo', 'Abs', 'Tanh', 'Doc']) expect(out).not.toContain(gone);
+    expect(out).toContain('return raises(y)');
+    const ts = withoutProse('const a = `Pow ${b}`; // Abs\n/* Tanh\n */ this.#priv = c("oo");\n', 'typescript');
+    for (const gone of ['Pow', 'Abs', 'Tanh', 'oo']) expect(ts).not.toContain(gone);
+    expect(ts).toContain('this.#priv = c(');
   });
 });
