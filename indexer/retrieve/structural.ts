@@ -83,11 +83,14 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
      WHERE m.parent = (SELECT key FROM objects WHERE id = ?) AND s.file_id IS NOT (SELECT id FROM files WHERE path = ?) GROUP BY m.key`,
   );
   const own = opts.path ? normalizePath(opts.path) : null;
-  /** Names the file's code uses before the cursor (outside imports, strings and comments), read from the index; empty without a cursor. */
-  const writtenBefore = (): ReadonlySet<string> => {
-    if (!own || !opts.line || opts.line <= 1) return new Set();
+  /**
+   * Names the file's code uses before the cursor (outside imports, strings and comments), read from the index from its
+   * first line (so a docstring the query's lines start inside is still read as one); null without a cursor.
+   */
+  const writtenBefore = (): ReadonlySet<string> | null => {
+    if (!own || !opts.line) return null;
     const text = fileText(db, own);
-    return text === null ? new Set() : usedIdentifiers(withoutProse(text.split('\n').slice(0, opts.line - 1).join('\n'), languageOf(own)));
+    return text === null ? null : usedIdentifiers(withoutProse(text.split('\n').slice(0, opts.line - 1).join('\n'), languageOf(own)));
   };
   const usesOf = (containerId: string): Map<string, number> =>
     new Map((memberUses.all(containerId, own) as { id: string; n: number }[]).map((r) => [r.id, r.n]));
@@ -253,7 +256,7 @@ function seedObjects(
   path: string | undefined,
   inheritedMember: (classId: string, name: string) => string | undefined,
   usesOf: (containerId: string) => ReadonlyMap<string, number>,
-  writtenBefore: ReadonlySet<string>,
+  writtenBefore: ReadonlySet<string> | null,
 ): Map<string, Seed> {
   const seeds = new Map<string, Seed>();
   const here = path ? normalizePath(path) : null;
@@ -289,10 +292,11 @@ function seedObjects(
   try {
     for (const imp of reading.imports) {
       const local = imp.alias ?? imp.name.split('.')[0];
-      // Not used by the lines the query holds; a module stays a pending receiver even when the file's earlier lines
-      // used it (code goes on calling through a module), while a name those lines used is no longer about to be used.
+      // Pending: not used by the code above the cursor (the query's lines when that is all there is, prose and all).
+      // A module stays a pending receiver while the query's lines do not use it, even when the file's earlier lines
+      // did (code goes on calling through a module); a name they used is no longer about to be used.
       const unusedHere = !reading.used.has(local);
-      const unused = unusedHere && !writtenBefore.has(local);
+      const unused = writtenBefore ? !writtenBefore.has(local) : unusedHere;
       const id = resolver.resolveImport(asRef(imp));
       add(id, unused ? WEIGHT.importedUnused : WEIGHT.imported, `imported by the query as ${local}`);
       const o = id ? s.objects.get(id) : undefined;

@@ -224,10 +224,19 @@ describe('names the file already used before the cursor', () => {
     expect(before.apply_discount).toBeGreaterThan(before.with_tax);
   });
 
-  it('does not count a name its strings or comments mention as used', async () => {
+  it('does not count a name its strings or comments mention as used, in the query\'s lines too once the file is read', async () => {
     const r = await retrieverFor(db, 'structural', { path: 'web/notes.py', line: 7 });
     const got = Object.fromEntries(r.retrieve(query, 10).map((c) => [c.objectName, c.score]));
     expect(got.with_tax).toBe(got.apply_discount);
+    // The query holds the comment and the string: read alone, they count as uses; with the cursor, the file's code decides.
+    const noted = 'from shop.pricing import apply_discount, with_tax\n# with_tax is for later\nNOTE = "with_tax(x)"\n\ndef net(x, y):\n    """The net figure."""\n    return ';
+    const scored = async (line?: number) => Object.fromEntries((await retrieverFor(db, 'structural', { path: 'web/notes.py', ...(line ? { line } : {}) })).retrieve(noted, 10).map((c) => [c.objectName, c.score]));
+    const blind = await scored();
+    expect(blind.with_tax).toBeLessThan(blind.apply_discount);
+    const read = await scored(7);
+    // Pending instead of used (the comment's words lift it equally in both readings).
+    expect(read.with_tax - blind.with_tax).toBeCloseTo(1);
+    expect(read.apply_discount).toBe(blind.apply_discount);
   });
 
   it('keeps a module the lines above called through as a pending receiver: its members stay candidates', async () => {
