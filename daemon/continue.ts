@@ -82,7 +82,7 @@ export interface ContinueDeps {
 export async function continueAnswer(req: ContinueRequestParsed, deps: ContinueDeps): Promise<ContinueItem[]> {
   const query = continueQuery(req);
   if (!query) return [noteItem('no query', 'type a question or some code after the @ mention: allot retrieves context for it')];
-  const { retriever, path: from, rrfK, session, ...options } = req.options ?? {};
+  const { retriever, path: from, line, rrfK, session, ...options } = req.options ?? {};
   const notes: ContinueItem[] = [];
   const state = deps.completeness;
   if (!state.complete) {
@@ -92,7 +92,7 @@ export async function continueAnswer(req: ContinueRequestParsed, deps: ContinueD
   if (req.workspacePath && !sameTree(req.workspacePath, deps.repo)) {
     notes.push(noteItem('other repository', `this allot daemon serves ${deps.repo}, not the workspace ${req.workspacePath}: run \`allot start\` in that workspace and point the provider at its port`));
   }
-  const allocation = await deps.context(query, parseAllocateOptions(options), { retriever, path: from, rrfK }, session);
+  const allocation = await deps.context(query, parseAllocateOptions(options), { retriever, path: from, line, rrfK }, session);
   for (const w of allocation.warnings ?? []) notes.push(noteItem('budget', w));
   if (!allocation.blocks.length && !(allocation.warnings ?? []).length) notes.push(noteItem('no match', `no indexed code matches ${JSON.stringify(query.slice(0, 200))}`));
   return continueItems(allocation, notes);

@@ -123,7 +123,7 @@ export function answerState(db: DB): AnswerState {
 
 /** The key of a remembered answer: the request as the engine reads it. */
 export function answerKey(kind: 'search' | 'context', query: string, shape: unknown, r: RetrievalOptions): string {
-  return JSON.stringify([kind, query, shape, r.retriever ?? null, r.path ?? null, r.rrfK ?? null]);
+  return JSON.stringify([kind, query, shape, r.retriever ?? null, r.path ?? null, r.rrfK ?? null, r.line ?? null]);
 }
 
 export interface QueryEngineOptions {
@@ -188,7 +188,7 @@ export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions
       const remembered = caching ? { state: indexState(), key: answerKey('search', query, k, r) } : null;
       const hit = remembered && answers.get(remembered.state, remembered.key);
       if (hit) return hit as SearchHit[];
-      const retriever = await retrieverFor(db, r.retriever, { path: r.path, rrfK: r.rrfK });
+      const retriever = await retrieverFor(db, r.retriever, { path: r.path, line: r.line, rrfK: r.rrfK });
       await retriever.prepare?.(query);
       const hits = search(db, query, k, retriever);
       if (remembered) answers.set(remembered.state, remembered.key, hits);
@@ -203,7 +203,7 @@ export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions
       if (hit) return hit as ContextAnswer;
       const generation = getGeneration(db);
       const source = storeObjectSource(db, sourceMemo());
-      const retriever = await retrieverFor(db, r.retriever, { path: r.path, rrfK: r.rrfK });
+      const retriever = await retrieverFor(db, r.retriever, { path: r.path, line: r.line, rrfK: r.rrfK });
       await retriever.prepare?.(query);
       if (session === undefined) {
         // Retrieved first: an answer kept from an earlier generation is reused when these candidates are its own and

@@ -35,6 +35,7 @@ export const RepoPathSchema = z.string().max(MAX_PATH_CHARS).transform((raw, ctx
 const retrieval = {
   retriever: z.enum(RETRIEVER_NAMES).optional(),
   path: RepoPathSchema.optional(),
+  line: z.number().int().min(1).optional(),
   rrfK: z.number().int().min(1).max(1000).optional(),
 };
 
@@ -73,15 +74,15 @@ export function parseWith<S extends z.ZodType>(schema: S, body: unknown): Parsed
 export function parseSearchRequest(body: unknown): Parsed<{ query: string; k: number; retrieval: RetrievalOptions }> {
   const r = parseWith(SearchRequestSchema, body);
   if (!r.ok) return r;
-  const { query, k, retriever, path, rrfK } = r.value;
-  return { ok: true, value: { query, k, retrieval: { retriever, path, rrfK } } };
+  const { query, k, retriever, path, line, rrfK } = r.value;
+  return { ok: true, value: { query, k, retrieval: { retriever, path, line, rrfK } } };
 }
 
 export function parseContextRequest(body: unknown): Parsed<{ query: string; options: AllocateOptions; retrieval: RetrievalOptions; session?: string }> {
   const r = parseWith(ContextRequestSchema, body);
   if (!r.ok) return r;
-  const { query, retriever, path, rrfK, session, ...options } = r.value;
-  return { ok: true, value: { query, options, retrieval: { retriever, path, rrfK }, session } };
+  const { query, retriever, path, line, rrfK, session, ...options } = r.value;
+  return { ok: true, value: { query, options, retrieval: { retriever, path, line, rrfK }, session } };
 }
 
 /** The longest issue text accepted (characters). */

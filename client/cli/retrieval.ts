@@ -10,6 +10,7 @@ export function withRetrievalFlags(cmd: Command): Command {
   return cmd
     .option('--retriever <name>', `${RETRIEVER_NAMES.join(', ')} (hybrid = structural + BM25, + dense for prose queries when the index has vectors)`, DEFAULT_RETRIEVER)
     .option('--path <file>', 'the file the query comes from (resolves its relative imports; its own objects are left out)')
+    .option('--line <n>', 'with --path: the cursor\'s line in that file; the names its lines above already use are not what the next lines are about to use')
     .option('--rrf-k <n>', 'hybrid: the reciprocal-rank fusion constant (default 10)');
 }
 
@@ -24,14 +25,17 @@ export function repoRelativePath(repo: string, p: string): string {
   return normalizePath(rel);
 }
 
-export function parseRetrievalFlags(flags: { retriever?: string; path?: string; rrfK?: string }, repo?: string): RetrievalOptions {
+export function parseRetrievalFlags(flags: { retriever?: string; path?: string; line?: string; rrfK?: string }, repo?: string): RetrievalOptions {
   const name = flags.retriever ?? DEFAULT_RETRIEVER;
   if (!(RETRIEVER_NAMES as readonly string[]).includes(name)) throw new UsageError(`unknown retriever "${name}" (known: ${RETRIEVER_NAMES.join(', ')})`);
   if (flags.rrfK !== undefined && !/^\s*\d+\s*$/.test(flags.rrfK)) throw new UsageError(`--rrf-k must be a positive integer, got "${flags.rrfK}"`);
   const rrfK = flags.rrfK === undefined ? undefined : Number(flags.rrfK);
   if (rrfK !== undefined && (rrfK < 1 || rrfK > 1000)) throw new UsageError('--rrf-k must be between 1 and 1000');
   const file = flags.path === undefined ? undefined : repo ? repoRelativePath(repo, flags.path) : flags.path;
-  return { retriever: name as RetrieverName, path: file, ...(rrfK !== undefined ? { rrfK } : {}) };
+  if (flags.line !== undefined && !/^\s*[1-9]\d*\s*$/.test(flags.line)) throw new UsageError(`--line must be a positive integer, got "${flags.line}"`);
+  if (flags.line !== undefined && file === undefined) throw new UsageError('--line needs --path (the file the line is in)');
+  const line = flags.line === undefined ? undefined : Number(flags.line);
+  return { retriever: name as RetrieverName, path: file, ...(line !== undefined ? { line } : {}), ...(rrfK !== undefined ? { rrfK } : {}) };
 }
 
 /** In text mode, says once on stderr when the default hybrid retriever runs without its dense part. */

@@ -93,7 +93,7 @@ export function methodEnv(db: DB, tokenizer: Tokenizer = getTokenizer('cl100k_ba
   let ranker: FileRanker | undefined;
   let shared: { key: string; retriever: SharedRetriever } | undefined;
   const structural = new Map<string, { key: string; retriever: SharedRetriever }>();
-  const own = (exclusion: Exclusion | null): Retriever => createStructuralRetriever(db, loadedQueryLanguages(), { path: exclusion?.path });
+  const own = (exclusion: Exclusion | null): Retriever => createStructuralRetriever(db, loadedQueryLanguages(), { path: exclusion?.path, line: exclusion?.line });
   return {
     db,
     tokenizer,

@@ -76,6 +76,32 @@ export function pendingImports(text: string): Set<string> {
   return out;
 }
 
+/** A member access (`.name`): the name is an attribute of what precedes it, not a name of the scope. */
+const MEMBER_ACCESS = /\.\s*[A-Za-z_$][A-Za-z0-9_$]*/g;
+
+/**
+ * Identifiers a piece of code uses outside its import statements: the names it has already used, as opposed to
+ * those it only imports. `p.rotate(...)` uses `p`, not an imported `rotate`.
+ * @example usedIdentifiers('from geo import rotate, scale\nq = p.rotate(1)') // q, p
+ */
+export function usedIdentifiers(text: string): Set<string> {
+  return new Set(identifiers(text.replace(IMPORT_STATEMENTS, ' ').replace(MEMBER_ACCESS, ' ')));
+}
+
+/** String literals (triple-quoted first, then quoted and template ones). */
+const STRINGS = String.raw`"""[\s\S]*?"""|'''[\s\S]*?'''|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|` + '`(?:\\\\.|[^`\\\\])*`';
+/** Languages whose comments start with `#` (the others here write line and block comments as C does). */
+const HASH_COMMENTS = new Set<string>(['python', 'ruby', 'bash', 'elixir', 'r', 'perl']);
+const PROSE = { hash: new RegExp(`${STRINGS}|#[^\\n]*`, 'g'), slash: new RegExp(`${STRINGS}|//[^\\n]*|/\\*[\\s\\S]*?\\*/`, 'g') };
+
+/**
+ * Code without its prose: string literals and comments blanked (line breaks kept), so a docstring's
+ * `>>> from sympy import oo` or a comment naming `Pow` is not a use of them.
+ */
+export function withoutProse(text: string, language: string): string {
+  return text.replace(HASH_COMMENTS.has(language) ? PROSE.hash : PROSE.slash, (m) => m.replace(/[^\n]+/g, ' '));
+}
+
 let loaded: Promise<Map<CodeLanguage, LoadedLanguage>> | undefined;
 let ready: Map<CodeLanguage, LoadedLanguage> | undefined;
 /** Grammars a query waits for: the languages `guessLanguage` names, and TSX and JavaScript. */
@@ -124,7 +150,7 @@ export function readQuery(text: string, grammars: Map<CodeLanguage, LoadedLangua
     }
   }
   const body = text.replace(IMPORT_STATEMENTS, ' ');
-  const used = new Set(identifiers(body));
+  const used = usedIdentifiers(text);
   const recentParts = new Map<string, number>();
   const recency = new Map<string, number>();
   const bodyLines = body.split('\n');

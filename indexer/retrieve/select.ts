@@ -14,6 +14,8 @@ import { DEFAULT_RETRIEVER, type RetrieverName } from './names.ts';
 export interface RetrievalOptions {
   retriever?: RetrieverName;
   path?: string;
+  /** The cursor's line in `path`: the file's indexed lines before it are code already written (see `StructuralOptions.line`). */
+  line?: number;
   /** The reciprocal-rank constant of `hybrid` (default 10): larger lets lower ranks of each list count more. */
   rrfK?: number;
 }

@@ -7,7 +7,8 @@ import { TYPE_KINDS, type Candidate, type CodeLanguage, type ExtractedReference,
 import { personalizedPageRank } from './graph.ts';
 import type { LoadedLanguage } from '../languages/registry.ts';
 import { STOP_WORDS, type TermShape } from './prose-reading.ts';
-import { loadQueryLanguages, readQuery, type QueryReading } from './query-reading.ts';
+import { loadQueryLanguages, readQuery, usedIdentifiers, withoutProse, type QueryReading } from './query-reading.ts';
+import { fileText } from '../store/read.ts';
 import type { Retriever } from './retriever.ts';
 import { structureOf } from './structure-cache.ts';
 import type { Structure } from './structure.ts';
@@ -49,6 +50,11 @@ interface Seed {
 export interface StructuralOptions {
   /** The file the query comes from (the editor's current file): resolves relative imports and hides its own objects. */
   path?: string;
+  /**
+   * The cursor's line in `path` (1-based): the indexed lines of the file before it are code already written, so a
+   * name they use is no longer one the next lines are about to use (the query may hold only the last of them).
+   */
+  line?: number;
 }
 
 /**
@@ -77,6 +83,15 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
      WHERE m.parent = (SELECT key FROM objects WHERE id = ?) AND s.file_id IS NOT (SELECT id FROM files WHERE path = ?) GROUP BY m.key`,
   );
   const own = opts.path ? normalizePath(opts.path) : null;
+  /**
+   * Names the file's code uses before the cursor (outside imports, strings and comments), read from the index from its
+   * first line (so a docstring the query's lines start inside is still read as one); null without a cursor.
+   */
+  const writtenBefore = (): ReadonlySet<string> | null => {
+    if (!own || !opts.line) return null;
+    const text = fileText(db, own);
+    return text === null ? null : usedIdentifiers(withoutProse(text.split('\n').slice(0, opts.line - 1).join('\n'), languageOf(own)));
+  };
   const usesOf = (containerId: string): Map<string, number> =>
     new Map((memberUses.all(containerId, own) as { id: string; n: number }[]).map((r) => [r.id, r.n]));
   /** A member of a class or of one of its bases (breadth first, a few levels up). */
@@ -99,7 +114,7 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
       if (k <= 0) return [];
       const s = structureOf(db);
       const reading = readQuery(query, grammars, opts.path);
-      const seeds = seedObjects(s, reading, opts.path, inheritedMember, usesOf);
+      const seeds = seedObjects(s, reading, opts.path, inheritedMember, usesOf, writtenBefore());
       const ranked: ({ id: string } & Seed)[] = [...seeds.entries()].map(([id, seed]) => ({ id, ...seed }));
       // A code query (the lines at a cursor) is about to use what it names: those objects render as their heads.
       const code = reading.language !== null;
@@ -241,6 +256,7 @@ function seedObjects(
   path: string | undefined,
   inheritedMember: (classId: string, name: string) => string | undefined,
   usesOf: (containerId: string) => ReadonlyMap<string, number>,
+  writtenBefore: ReadonlySet<string> | null,
 ): Map<string, Seed> {
   const seeds = new Map<string, Seed>();
   const here = path ? normalizePath(path) : null;
@@ -276,13 +292,17 @@ function seedObjects(
   try {
     for (const imp of reading.imports) {
       const local = imp.alias ?? imp.name.split('.')[0];
-      const unused = !reading.used.has(local);
+      // Pending: not used by the code above the cursor (the query's lines when that is all there is, prose and all).
+      // A module stays a pending receiver while the query's lines do not use it, even when the file's earlier lines
+      // did (code goes on calling through a module); a name they used is no longer about to be used.
+      const unusedHere = !reading.used.has(local);
+      const unused = writtenBefore ? !writtenBefore.has(local) : unusedHere;
       const id = resolver.resolveImport(asRef(imp));
       add(id, unused ? WEIGHT.importedUnused : WEIGHT.imported, `imported by the query as ${local}`);
       const o = id ? s.objects.get(id) : undefined;
       if (o && (o.kind === 'module' || o.kind === 'file')) {
         bind(o.id, `${local}.`, local);
-        if (unused) receivers.get(o.id)!.pending = true;
+        if (unusedHere) receivers.get(o.id)!.pending = true;
       }
     }
     // Receivers first: a member resolved through its receiver's type keeps that reason. Only a class-like object

@@ -104,5 +104,8 @@ describe('allot context (real process)', () => {
     expect(bad.stderr).toMatch(/slots must look like core\+companions/);
     expect(allot(['context', 'x', '--tokenizer', 'gpt2', '--repo', repo]).status).toBe(2);
     expect(allot(['context', 'x', '--baseline', 'magic', '--repo', repo]).stderr).toMatch(/unknown baseline/);
+    expect(allot(['context', 'x', '--line', '3', '--repo', repo]).stderr).toMatch(/--line needs --path/);
+    expect(allot(['context', 'x', '--path', 'web/format.ts', '--line', '0', '--repo', repo]).status).toBe(2);
+    expect(allot(['context', 'x', '--path', 'web/format.ts', '--line', '2', '--repo', repo]).status).toBe(0);
   });
 });

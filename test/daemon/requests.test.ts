@@ -44,14 +44,20 @@ describe('request validation', () => {
       parseSearchRequest({ query: 'q'.repeat(MAX_QUERY_CHARS), k: MAX_K }),
       parseContextRequest({ query: 'q', budget: LIMITS.budget, objectCap: LIMITS.objectCap, floor: LIMITS.floor, headLines: LIMITS.headLines, slots: { core: LIMITS.core, companion: LIMITS.companion } }),
       parseContextRequest({ query: 'q', slots: `${LIMITS.core}+${LIMITS.companion}`, rrfK: 1000 }),
+      parseContextRequest({ query: 'q', path: 'a.py', line: 12 }),
       parseFilesSelectRequest({ issue: 'x', budget: LIMITS.budget }),
     ];
     for (const r of at) expect(r.ok, JSON.stringify(r)).toBe(true);
+    // The cursor's line reaches retrieval with its file (`StructuralOptions.line`), not the allocation options.
+    const withLine = parseContextRequest({ query: 'q', path: 'a.py', line: 12 });
+    expect(withLine.ok && withLine.value.retrieval).toMatchObject({ path: 'a.py', line: 12 });
+    expect(withLine.ok && 'line' in withLine.value.options).toBe(false);
     const beyond: [unknown, RegExp][] = [
       [parseSearchRequest({ query: 'q'.repeat(MAX_QUERY_CHARS + 1) }), /^query: /],
       [parseSearchRequest({ query: 'q', k: MAX_K + 1 }), /^k: /],
       [parseSearchRequest({ query: 'q', k: 1e308 }), /^k: /],
       [parseSearchRequest({ query: 'q', rrfK: 1001 }), /^rrfK: /],
+      [parseSearchRequest({ query: 'q', path: 'a.py', line: 0 }), /^line: /],
       [parseSearchRequest({ query: 'q', path: 'p'.repeat(4097) }), /^path: /],
       [parseContextRequest({ query: 'q', budget: LIMITS.budget + 1 }), /^budget: /],
       [parseContextRequest({ query: 'q', budget: '99999999999999999999' }), /^budget: /],

@@ -181,3 +181,103 @@ describe('the structural retriever over a real index', () => {
     expect(bm25Retriever(db).retrieve(trace, 5).length).toBeGreaterThan(0);
   });
 });
+
+describe('names the file already used before the cursor', () => {
+  let repo: string;
+  let db: DB;
+  // The query holds the imports and the last lines before the cursor; `with_tax` was used further up, out of it.
+  const file = [
+    'from shop.pricing import apply_discount, with_tax', // 1
+    '', // 2
+    'def gross(amount):', // 3
+    '    return with_tax(amount)', // 4
+    '', // 5
+    '', // 6
+    'def net(x, y):', // 7
+    '    """The net figure."""', // 8
+    '    return apply_discount(x, y)', // 9
+  ].join('\n');
+  const query = 'from shop.pricing import apply_discount, with_tax\n\ndef net(x, y):\n    """The net figure."""\n    return ';
+  beforeAll(async () => {
+    repo = tempDir();
+    writeTree(repo, {
+      'shop/__init__.py': '',
+      'shop/pricing.py': 'def apply_discount(cost, rate):\n    return cost * (100 - rate) / 100\n\n\ndef with_tax(cost):\n    return cost * 1.2\n',
+      'web/checkout.py': `${file}\n`,
+      // Above the cursor only prose names `with_tax`; the module `pricing` is called through there.
+      'web/notes.py': ['from shop.pricing import apply_discount, with_tax', '# with_tax is for later', 'NOTE = "with_tax(x)"', '', 'def net(x, y):', '    """The net figure."""', '    return apply_discount(x, y)'].join('\n') + '\n',
+      'web/report.py': ['from shop import pricing', '', 'def gross(cost, rate):', '    return pricing.with_tax(cost, rate)', '', 'def net(x, y):', '    """The net figure."""', '    return x'].join('\n') + '\n',
+    });
+    db = await indexInPlace(repo);
+  });
+  afterAll(() => {
+    db.close();
+    fs.rmSync(repo, { recursive: true, force: true });
+  });
+  const scores = async (line?: number) => {
+    const r = await retrieverFor(db, 'structural', { path: 'web/checkout.py', ...(line ? { line } : {}) });
+    return Object.fromEntries(r.retrieve(query, 10).map((c) => [c.objectName, c.score]));
+  };
+
+  it('ranks an import the lines above the query used below one not used yet', async () => {
+    const before = await scores(9);
+    expect(before.apply_discount).toBeGreaterThan(before.with_tax);
+  });
+
+  it('does not count a name its strings or comments mention as used, in the query\'s lines too once the file is read', async () => {
+    const r = await retrieverFor(db, 'structural', { path: 'web/notes.py', line: 7 });
+    const got = Object.fromEntries(r.retrieve(query, 10).map((c) => [c.objectName, c.score]));
+    expect(got.with_tax).toBe(got.apply_discount);
+    // The query holds the comment and the string: read alone, they count as uses; with the cursor, the file's code decides.
+    const noted = 'from shop.pricing import apply_discount, with_tax\n# with_tax is for later\nNOTE = "with_tax(x)"\n\ndef net(x, y):\n    """The net figure."""\n    return ';
+    const scored = async (line?: number) => Object.fromEntries((await retrieverFor(db, 'structural', { path: 'web/notes.py', ...(line ? { line } : {}) })).retrieve(noted, 10).map((c) => [c.objectName, c.score]));
+    const blind = await scored();
+    expect(blind.with_tax).toBeLessThan(blind.apply_discount);
+    const read = await scored(7);
+    // Pending instead of used (the comment's words lift it equally in both readings).
+    expect(read.with_tax - blind.with_tax).toBeCloseTo(1);
+    expect(read.apply_discount).toBe(blind.apply_discount);
+  });
+
+  it('keeps a module the lines above called through as a pending receiver: its members stay candidates', async () => {
+    const q = 'from shop import pricing\n\ndef net(x, y):\n    """The net figure."""\n    return ';
+    const members = async (line?: number) => {
+      const r = await retrieverFor(db, 'structural', { path: 'web/report.py', ...(line ? { line } : {}) });
+      return r.retrieve(q, 10).filter((c) => c.reason.includes('member of')).map((c) => [c.objectName, c.score]);
+    };
+    const blind = await members();
+    expect(blind.length).toBeGreaterThan(0);
+    expect(await members(8)).toEqual(blind);
+  });
+
+  it('reads only the lines before the cursor: a use at or after it is the future, and no cursor reads none', async () => {
+    const blind = await scores();
+    expect(blind.with_tax).toBe(blind.apply_discount);
+    // At line 4 the use of `with_tax` is the cursor's own line: not written yet.
+    expect(await scores(4)).toEqual(blind);
+    expect((await scores(5)).with_tax).toBeLessThan(blind.with_tax);
+  });
+});
+
+describe('used identifiers', () => {
+  it('counts the names code uses, not its imports or the attributes it reads through another name', async () => {
+    const { usedIdentifiers } = await import('../../indexer/retrieve/query-reading.ts');
+    const used = usedIdentifiers('from geo import rotate, scale\nimport os.path\nq = p.rotate(1)\nr = scale (q) . norm');
+    expect(used.has('rotate')).toBe(false);
+    expect(used.has('norm')).toBe(false);
+    expect(used.has('scale')).toBe(true);
+    expect(used.has('p')).toBe(true);
+  });
+
+  it('blanks strings and comments, keeping line breaks, by the language\'s comment syntax', async () => {
+    const { withoutProse } = await import('../../indexer/retrieve/query-reading.ts');
+    const py = 'x = 1  # Pow\ndef f():\n    """Doc.\n\n    >>> oo\n    """\n    s = "Abs" + \'Tanh\'\n    return raises(y)\n';
+    const out = withoutProse(py, 'python');
+    expect(out.split('\n')).toHaveLength(py.split('\n').length);
+    for (const gone of ['Pow', 'oo', 'Abs', 'Tanh', 'Doc']) expect(out).not.toContain(gone);
+    expect(out).toContain('return raises(y)');
+    const ts = withoutProse('const a = `Pow ${b}`; // Abs\n/* Tanh\n */ this.#priv = c("oo");\n', 'typescript');
+    for (const gone of ['Pow', 'Abs', 'Tanh', 'oo']) expect(ts).not.toContain(gone);
+    expect(ts).toContain('this.#priv = c(');
+  });
+});

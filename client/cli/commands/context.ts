@@ -19,6 +19,7 @@ interface ContextFlags {
   daemon?: boolean;
   retriever?: string;
   path?: string;
+  line?: string;
 }
 
 export function registerContext(program: Command): void {

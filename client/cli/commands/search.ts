@@ -9,7 +9,7 @@ export function registerSearch(program: Command): void {
     .option('--json', 'print an array of {path, object, kind, view, startLine, endLine, score}')
     .option('--daemon', "use the repository's daemon, starting it if none runs")
     .option('--no-daemon', 'answer in-process even when a daemon runs')
-    .action(async (query: string, opts: { k: number; json?: boolean; daemon?: boolean; retriever?: string; path?: string }, cmd: Command) => {
+    .action(async (query: string, opts: { k: number; json?: boolean; daemon?: boolean; retriever?: string; path?: string; line?: string }, cmd: Command) => {
       const global = cmd.optsWithGlobals() as { repo?: string; db?: string };
       if (!(opts.k > 0)) throw new UsageError('--k must be a positive number');
       const repo = resolveRepo(global.repo);
