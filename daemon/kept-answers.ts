@@ -60,10 +60,15 @@ export interface KeptAnswer<T> {
 }
 
 /**
- * The tokens of the answers kept at most, per query engine (an answer's JSON is about 13 bytes a token with its
- * trace, so ~26 MB): a budget rather than a count, so an engine keeps some 500 answers of 4K tokens and fewer large ones.
+ * The tokens kept at most, per query engine (at ~13 bytes a token, ~40 MB): a budget rather than a count, so an engine
+ * keeps some 500 answers of 4K tokens (with their candidates' digests) and fewer large ones.
  */
-export const KEPT_TOKENS = 2_000_000;
+export const KEPT_TOKENS = 3_000_000;
+/** Bytes of an answer's JSON a token of its context stands for (with the trace): what its candidates' digest is charged at. */
+export const BYTES_PER_TOKEN = 13;
+
+/** What an entry weighs against the budget: its context's tokens and its candidates' digest, at least one token. */
+const weightOf = (e: KeptAnswer<unknown>) => Math.max(1, e.tokens + Math.ceil(e.candidates.digest.length / BYTES_PER_TOKEN));
 
 export interface KeptAnswers<T> {
   /** The answer kept for `key` if it is the one these candidates give at `generation`, else undefined (and it is dropped). */
@@ -80,7 +85,7 @@ export function createKeptAnswers<T>(db: DB, maxTokens = KEPT_TOKENS): KeptAnswe
     const e = kept.get(key);
     if (!e) return;
     kept.delete(key);
-    tokens -= e.tokens;
+    tokens -= weightOf(e);
   };
   const stats = { recalled: 0, allocated: 0 };
   return {
@@ -96,14 +101,14 @@ export function createKeptAnswers<T>(db: DB, maxTokens = KEPT_TOKENS): KeptAnswe
         e.generation = generation;
       }
       kept.set(key, e); // most recently used last
-      tokens += e.tokens;
+      tokens += weightOf(e);
       stats.recalled++;
       return e.answer;
     },
     keep(key, entry) {
       drop(key);
       kept.set(key, entry);
-      tokens += entry.tokens;
+      tokens += weightOf(entry);
       while (tokens > maxTokens && kept.size > 1) drop(kept.keys().next().value!);
     },
   };

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllocateOptions } from '../../allocator/options.ts';
 import { relevant } from '../../allocator/allocate.ts';
 import { quotient } from '../../allocator/quotient.ts';
-import { createKeptAnswers, readCandidates, sameStops } from '../../daemon/kept-answers.ts';
+import { BYTES_PER_TOKEN, createKeptAnswers, readCandidates, sameStops } from '../../daemon/kept-answers.ts';
 import type { Candidate } from '../../indexer/types.ts';
 import { createQueryEngine, type QueryEngine } from '../../daemon/queries.ts';
 import type { ContextAnswer } from '../../daemon/types.ts';
@@ -132,8 +132,10 @@ describe('answers kept across edits', () => {
       expect(m.recall('q', at(2, 1), 5)).toBeUndefined();
       expect(m.stats.recalled).toBe(2);
 
-      // The memory is a token budget: the least recently used answers go once the kept answers weigh more.
-      const small = createKeptAnswers<string>(db, 10);
+      // The memory is a token budget (an answer's tokens and its digest's): the least recently used answers go once
+      // the kept answers weigh more. This one holds two of them.
+      const weight = 4 + Math.ceil(at(2, 1).digest.length / BYTES_PER_TOKEN);
+      const small = createKeptAnswers<string>(db, 2 * weight + 1);
       for (const [key, tokens] of [['a', 4], ['b', 4], ['c', 4]] as const) small.keep(key, { candidates: at(2, 1), generation: 5, paths: new Set(), answer: key, tokens });
       expect(small.recall('a', at(2, 1), 5)).toBeUndefined();
       expect(small.recall('b', at(2, 1), 5)).toBe('b');
