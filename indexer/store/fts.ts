@@ -117,7 +117,9 @@ export function ftsRows(db: DB): FtsRows {
  * file), then records the layout. Run inside the caller's transaction. Returns the number of rows.
  */
 export function rebuildFts(db: DB): number {
-  countDeleted(db, ftsStatistics(db).rows);
+  // Every row goes; a migration that recreated the table dropped the views' rows without counting them.
+  const views = db.prepare('SELECT count(*) FROM views').pluck().get() as number;
+  countDeleted(db, Math.max(ftsStatistics(db).rows, views));
   db.prepare("INSERT INTO views_fts (views_fts) VALUES ('delete-all')").run();
   const fts = ftsRows(db);
   const files = db.prepare('SELECT id FROM files ORDER BY id').pluck().all() as number[];
