@@ -11,7 +11,7 @@ import { buildContext, retrievalDepth } from '../allocator/context.ts';
 import { parseAllocateOptions } from '../allocator/options.ts';
 import type { ObjectSource } from '../allocator/types.ts';
 import type { Retriever } from '../indexer/retrieve/retriever.ts';
-import { createKeptAnswers, readingSource, type KeptAnswers } from './kept-answers.ts';
+import { createKeptAnswers, readCandidates, readingSource, type KeptAnswers } from './kept-answers.ts';
 import { inventory as pathInventory, selectFiles, type SelectFilesOptions } from '../allocator/files/select.ts';
 import type { FileSelection } from '../allocator/files/types.ts';
 import type { Inventory } from '../allocator/files/inventory.ts';
@@ -129,7 +129,7 @@ export function answerKey(kind: 'search' | 'context', query: string, shape: unkn
 export interface QueryEngineOptions {
   /** Keep answers to repeated queries until the index changes (default true; query threads leave it to the main thread). */
   answerCache?: boolean;
-  /** Context answers kept across index generations while what they read is unchanged (default: a fresh memory of 256). */
+  /** Context answers kept across index generations while what they read is unchanged (default: a fresh memory of `KEPT_TOKENS`). */
   keptAnswers?: KeptAnswers<ContextAnswer>;
   /** How far the running first build is (an in-process one's); null when nothing is running. */
   buildProgress?: () => BuildProgress | null;
@@ -208,9 +208,10 @@ export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions
       if (session === undefined) {
         // Retrieved first: an answer kept from an earlier generation is reused when these candidates are its own and
         // nothing it read changed since (`kept-answers.ts`).
-        const depth = retrievalDepth(parseAllocateOptions(options));
+        const parsed = parseAllocateOptions(options);
+        const depth = retrievalDepth(parsed);
         const candidates = retriever.retrieve(query, depth);
-        const digest = JSON.stringify(candidates);
+        const digest = readCandidates(candidates, parsed.fillRelevance);
         const settled = getGeneration(db) === generation;
         const recalled = settled ? kept.recall(key, digest, generation) : undefined;
         if (recalled) {
@@ -221,7 +222,7 @@ export function createQueryEngine(db: DB, repo: string, opts: QueryEngineOptions
         const given: Retriever = { name: retriever.name, retrieve: (q, k) => (q === query && k === depth ? candidates : retriever.retrieve(q, k)) };
         const allocation = withWarnings(buildContext(query, given, reading, options), reading);
         kept.stats.allocated++;
-        if (reading.complete && getGeneration(db) === generation) kept.keep(key, { candidates: digest, generation, paths: reading.paths, answer: allocation });
+        if (reading.complete && getGeneration(db) === generation) kept.keep(key, { candidates: digest, generation, paths: reading.paths, answer: allocation, tokens: allocation.totalTokens });
         if (remembered) answers.set(remembered.state, remembered.key, allocation);
         return allocation;
       }

@@ -5,7 +5,7 @@
  * in more rows than `DF_CAP` is left out while enough others remain, which caps the FTS5 work per query. A short
  * query keeps every term but the repository's own stop words (`corpusStopAt`), as long as two others remain.
  */
-import { ftsStatistics } from '../store/fts.ts';
+import { ftsDeleted, ftsStatistics } from '../store/fts.ts';
 import { prepared, type DB } from '../store/open.ts';
 import { getGeneration } from '../store/write.ts';
 import { ftsMatch, type QueryTerm, type TermClass } from './fts-query.ts';
@@ -70,24 +70,40 @@ export function chooseTerms(terms: readonly QueryTerm[], stats: TermStatistics |
   return pool.sort((a, b) => b.score - a.score || a.i - b.i).slice(0, max).map((x) => x.t);
 }
 
-/** A counted document frequency: exact when below the limit it was counted with. */
+/** A counted document frequency: exact when below the limit it was counted with, else a lower bound. */
 interface Counted {
   n: number;
   limit: number;
+  /** `ftsDeleted` before the count: the rows deleted since can only lower it by as many. */
+  deleted: number;
+  /** The index generation of the count: an exact count holds only there (a row added since may hold the term). */
+  generation: number;
 }
-const caches = new WeakMap<DB, { generation: number; rows: number; df: Map<string, Counted> }>();
+const caches = new WeakMap<DB, { generation: number; rows: number; deleted: number; df: Map<string, Counted> }>();
 const MAX_CACHED = 100_000;
+/**
+ * Rows counted past the limit asked: a term that common stays "at least the limit" across index generations until
+ * as many rows were deleted (an edit deletes a few), so the costliest counts, of the most common terms, are kept.
+ */
+const DF_SLACK = 256;
 
 /**
- * Document frequencies from the index, each counted once per index generation (a bounded count: `DF_CAP` rows at
- * most, unless a higher limit asks) and remembered: the terms of one repository's queries repeat from query to query.
+ * Document frequencies from the index, remembered: the terms of one repository's queries repeat from query to query.
+ * An exact count (below its limit) holds for its index generation; a count that reached its limit (a common term,
+ * the costly count) holds as "at least the limit" across generations while fewer rows than its slack were deleted.
  */
 export function termStatistics(db: DB): TermStatistics {
   const generation = getGeneration(db);
   let cache = caches.get(db);
-  if (!cache || cache.generation !== generation) {
-    cache = { generation, rows: ftsStatistics(db).rows, df: new Map() };
-    caches.set(db, cache);
+  if (!cache) caches.set(db, (cache = { generation: -1, rows: 0, deleted: 0, df: new Map() }));
+  if (cache.generation !== generation) {
+    // Read before the counts that use it (a later delete is then counted against them).
+    const deleted = ftsDeleted(db);
+    // Another index under the same connection's eyes (counts from nothing again): nothing held is known to hold.
+    if (generation < cache.generation || deleted < cache.deleted) cache.df.clear();
+    cache.deleted = deleted;
+    cache.rows = ftsStatistics(db).rows;
+    cache.generation = generation;
   }
   const c = cache;
   const count = prepared(db, 'SELECT count(*) FROM (SELECT rowid FROM views_fts WHERE views_fts MATCH ? LIMIT ?)', 'pluck');
@@ -95,13 +111,20 @@ export function termStatistics(db: DB): TermStatistics {
     rows: c.rows,
     df(term, limit = DF_CAP) {
       let held = c.df.get(term);
-      // A count that reached its limit says only "at least": count again when a higher limit asks.
-      if (!held || (held.n >= held.limit && limit > held.limit)) {
-        held = { n: count.get(ftsMatch([term]), limit) as number, limit };
+      if (!held || !holds(held, limit, c)) {
+        const deleted = c.deleted;
+        held = { n: count.get(ftsMatch([term]), limit + DF_SLACK) as number, limit: limit + DF_SLACK, deleted, generation: c.generation };
         if (c.df.size >= MAX_CACHED) c.df.clear();
         c.df.set(term, held);
       }
-      return Math.min(held.n, limit);
+      return Math.min(held.n - (c.deleted - held.deleted), limit);
     },
   };
+}
+
+// A count gives min(df, limit) now: an exact one in its own generation; a capped one (df >= n then) while n less the
+// rows deleted since is still at least `limit`.
+function holds(held: Counted, limit: number, now: { generation: number; deleted: number }): boolean {
+  if (held.n < held.limit) return held.generation === now.generation;
+  return held.n - (now.deleted - held.deleted) >= limit;
 }

@@ -1,7 +1,7 @@
 import { identifierParts, splitIdentifier } from '../identifiers.ts';
 import { isAsidePath } from '../paths.ts';
 import type { ObjectKind, ViewKind } from '../types.ts';
-import type { DB } from './open.ts';
+import { prepared, type DB } from './open.ts';
 import { viewTexts, type StoredView } from './view-texts.ts';
 
 /**
@@ -102,7 +102,10 @@ export function ftsRows(db: DB): FtsRows {
     const del = db.prepare(`INSERT INTO views_fts (views_fts, rowid, ${columns}) VALUES ('delete', ?, ${values})`);
     rows = {
       insert: (rowid, view, object) => void ins.run(rowid, ...ftsColumns(view, object)),
-      delete: (rowid, view, object) => void del.run(rowid, ...ftsColumns(view, object)),
+      delete: (rowid, view, object) => {
+        del.run(rowid, ...ftsColumns(view, object));
+        countDeleted(db, 1);
+      },
     };
     statements.set(db, rows);
   }
@@ -114,6 +117,9 @@ export function ftsRows(db: DB): FtsRows {
  * file), then records the layout. Run inside the caller's transaction. Returns the number of rows.
  */
 export function rebuildFts(db: DB): number {
+  // Every row goes; a migration that recreated the table dropped the views' rows without counting them.
+  const views = db.prepare('SELECT count(*) FROM views').pluck().get() as number;
+  countDeleted(db, Math.max(ftsStatistics(db).rows, views));
   db.prepare("INSERT INTO views_fts (views_fts) VALUES ('delete-all')").run();
   const fts = ftsRows(db);
   const files = db.prepare('SELECT id FROM files ORDER BY id').pluck().all() as number[];
@@ -144,6 +150,19 @@ export function ensureFtsLayout(db: DB): boolean {
   if (storedFtsLayout(db) === FTS_LAYOUT) return false;
   db.transaction(() => rebuildFts(db))();
   return true;
+}
+
+/**
+ * Rows ever deleted from the full-text index (state `fts_deleted`, written in the transaction of the delete). A term
+ * held by at least n rows when the count was c is held by at least n - (ftsDeleted now - c) rows: a reader keeps a
+ * lower bound on a document frequency across index generations without counting again (term-selection.ts).
+ */
+export function ftsDeleted(db: DB): number {
+  return Number((prepared(db, "SELECT value FROM state WHERE key = 'fts_deleted'", 'pluck').get() as string | undefined) ?? 0);
+}
+
+function countDeleted(db: DB, n: number): void {
+  prepared(db, "INSERT INTO state (key, value) VALUES ('fts_deleted', ?) ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value").run(String(n));
 }
 
 /** What BM25 normalises by: the rows FTS5 counts and their tokens per column (its "averages" record). */

@@ -2,7 +2,7 @@
 //
 //   npm run bench:load [-- CORPUS] [--clients 32] [--seconds 30] [--edit-ms 1000] [--queries mixed|prose|code]
 //                      [--dir DIR] [--query-threads N] [--bin PATH]
-//   npm run bench:load [-- CORPUS] --replay N [--edit-every 86] [--dir DIR] [--tree CHECKOUT]   (load-replay.ts)
+//   npm run bench:load [-- CORPUS] --replay N [--edit-every 86] [--dir DIR] [--tree CHECKOUT] [--kept N]   (load-replay.ts)
 //
 // A real daemon (`allot serve`, with the environment `allot start` gives it) on a copy of CORPUS (default: the
 // SymPy corpus of `bash test/bench/corpora.sh`; the corpus itself is never edited). N clients on keep-alive

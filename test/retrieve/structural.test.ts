@@ -7,6 +7,8 @@ import { bm25Retriever } from '../../indexer/retrieve/bm25.ts';
 import { parseFrames } from '../../indexer/retrieve/frames.ts';
 import { buildGraph, personalizedPageRank } from '../../indexer/retrieve/graph.ts';
 import { loadQueryLanguages, readQuery } from '../../indexer/retrieve/query-reading.ts';
+import type { LoadedLanguage } from '../../indexer/languages/registry.ts';
+import type { CodeLanguage } from '../../indexer/types.ts';
 import type { Retriever } from '../../indexer/retrieve/retriever.ts';
 import { hybridOf, retrieverFor } from '../../indexer/retrieve/select.ts';
 import { storeObjectSource } from '../../indexer/store/object-source.ts';
@@ -62,6 +64,19 @@ describe('query reading', () => {
     expect(ts.language).toBe('typescript');
     expect(ts.imports[0]).toMatchObject({ module: './format', name: 'formatPrice', alias: 'fp' });
     expect(readQuery('why does the cart total ignore discounts?', g).language).toBeNull();
+  });
+
+  it('reads a query once per text and path, and reads it again once the grammar it lacked has loaded', async () => {
+    const g = await loadQueryLanguages();
+    const text = 'from shop.pricing import apply_discount\n\ntotal = apply_discount(price)\n';
+    const first = readQuery(text, g);
+    expect(readQuery(text, g)).toBe(first); // the same reading, not parsed again
+    expect(readQuery(text, g, 'shop/cart.py')).not.toBe(first); // another path reads relative imports otherwise
+    // Without the grammar the query is only lexed, and that reading is not kept: once the grammar is in, it parses.
+    const later = new Map<CodeLanguage, LoadedLanguage>();
+    expect(readQuery(text, later).imports).toEqual([]);
+    later.set('python', g.get('python')!);
+    expect(readQuery(text, later).imports.map((i) => i.name)).toEqual(['apply_discount']);
   });
 });
 

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bm25Match, bm25Retriever } from '../../indexer/retrieve/bm25.ts';
 import { queryTerms } from '../../indexer/retrieve/fts-query.ts';
 import { chooseTerms, DF_CAP, LONG_QUERY_TERMS, termStatistics, type TermStatistics } from '../../indexer/retrieve/term-selection.ts';
-import type { DB } from '../../indexer/store/open.ts';
+import { indexRepository } from '../../indexer/index-repository.ts';
+import { openStore, type DB } from '../../indexer/store/open.ts';
 import { indexInPlace, tempDir, writeTree } from '../helpers/repo.ts';
 
 const stats = (df: Record<string, number>, rows = 100_000): TermStatistics => ({ rows, df: (t, limit = DF_CAP) => Math.min(df[t] ?? 0, limit) });
@@ -84,5 +86,53 @@ describe('term selection over a real index', () => {
     expect(match.split(' OR ').length).toBeLessThanOrEqual(LONG_QUERY_TERMS);
     expect(match).toContain('"reconcile_ledger"');
     expect(bm25Retriever(db).retrieve(query, 5)[0].objectName).toBe('reconcile_ledger');
+  });
+});
+
+describe('document frequencies kept across edits', () => {
+  it('gives after every edit the counts a fresh connection gives, common terms kept as bounds while few rows went', async () => {
+    const FILES = 400;
+    const repo = tempDir();
+    const files: Record<string, string> = {};
+    // More rows hold `result` than a count's slack past its limit: its count is a bound, kept across edits.
+    for (let i = 0; i < FILES; i++) files[`pkg/mod${i}.py`] = `def run_${i}(value):\n    result = value + ${i}\n    return result\n`;
+    writeTree(repo, files);
+    const writer = await indexInPlace(repo);
+    const dbFile = path.join(repo, '.allot/index.db');
+    const reader = openStore(dbFile, { readonly: true });
+    const asked: [string, number][] = [['result', 10], ['result', 100], ['result', 1000], ['run_3', 1000], ['reconcile_ledger', 1000], ['value', 5]];
+    const same = () => {
+      const fresh = openStore(dbFile, { readonly: true });
+      try {
+        const kept = termStatistics(reader);
+        const counted = termStatistics(fresh);
+        for (const [t, limit] of asked) expect([t, limit, kept.df(t, limit)]).toEqual([t, limit, counted.df(t, limit)]);
+      } finally {
+        fresh.close();
+      }
+    };
+    const reindex = async (paths: string[]) => indexRepository({ repo, db: writer, workers: 0, paths });
+    try {
+      same();
+      expect(termStatistics(reader).df('result', 10_000)).toBeGreaterThan(10 + 256);
+      // One file goes: `result` is still in more than 10 rows (a bound kept), `run_3` is gone (an exact count redone).
+      fs.rmSync(path.join(repo, 'pkg/mod3.py'));
+      await reindex(['pkg/mod3.py']);
+      same();
+      // A new file holds a term no row held.
+      fs.writeFileSync(path.join(repo, 'pkg/ledger.py'), 'def reconcile_ledger(entries):\n    return sum(entries)\n');
+      await reindex(['pkg/ledger.py']);
+      same();
+      // Most files go: `result` falls below the bound it was kept at, and must be counted again.
+      const gone = Array.from({ length: FILES }, (_, i) => `pkg/mod${i}.py`).filter((p) => p !== 'pkg/mod3.py' && !p.endsWith('mod7.py'));
+      for (const p of gone) fs.rmSync(path.join(repo, p));
+      await reindex(gone);
+      same();
+      expect(termStatistics(reader).df('result', 10)).toBeLessThan(10);
+    } finally {
+      reader.close();
+      writer.close();
+      fs.rmSync(repo, { recursive: true, force: true });
+    }
   });
 });
