@@ -15,6 +15,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { extractorFingerprint, indexerCode } from './extraction-cache.ts';
 import { fullBuildDone } from './full-build.ts';
@@ -33,7 +34,7 @@ const REGISTRY = 'tree_snapshots';
 export interface SnapshotEntry {
   /** The tree's fingerprint (treeKey); also the file's name. */
   tree: string;
-  /** `dev:ino` of the file as written. */
+  /** `dev:ino:ctime` of the file as written (writtenStamp). */
   stamp: string;
   bytes: number;
   /** Files in the tree. */
@@ -190,18 +191,28 @@ export function takeSnapshot(db: DB, roomBytes: number): boolean {
     side.close();
     if (!ok) fs.rmSync(file, { force: true });
   }
-  const entry: SnapshotEntry = { tree, stamp, bytes: fs.lstatSync(file).size, files: files.length, used: clock };
+  const entry: SnapshotEntry = { tree, stamp: writtenStamp(file), bytes: fs.lstatSync(file).size, files: files.length, used: clock };
   const others = entries.filter((e) => e.tree !== tree);
   db.transaction(() => saveEntries(db, [...others, entry]))();
   pruneSnapshots(db, roomBytes);
   return snapshotEntries(db).some((e) => e.tree === tree);
 }
 
+/**
+ * A written file's identity: device, inode and the time its inode last changed. A file put in its place (a copy,
+ * or one created after deleting it, which may get the same inode number) has another change time, which no user
+ * can set.
+ */
+function writtenStamp(file: string): string {
+  const st = fs.lstatSync(file, { bigint: true });
+  return `${st.dev}:${st.ino}:${st.ctimeNs}`;
+}
+
 /** The listed file is still the one written: a regular file (never a link) with the identity and size recorded. */
 function verified(dbFile: string, e: SnapshotEntry): boolean {
   try {
     const st = fs.lstatSync(snapshotFile(dbFile, e.tree));
-    return st.isFile() && fileStamp(snapshotFile(dbFile, e.tree)) === e.stamp && st.size === e.bytes;
+    return st.isFile() && writtenStamp(snapshotFile(dbFile, e.tree)) === e.stamp && st.size === e.bytes;
   } catch {
     return false;
   }
@@ -279,10 +290,11 @@ export function restoreSnapshot(db: DB, e: SnapshotEntry, disk: DiskFile[]): boo
   const file = snapshotFile(dbFile, e.tree);
   const side = sideConnection(dbFile);
   try {
-    side.prepare('ATTACH ? AS snap').run(file);
+    // Read only: the copy never changes the file (nor its change time).
+    side.prepare('ATTACH ? AS snap').run(`${pathToFileURL(file).href}?mode=ro`);
     const meta = readMeta(side);
     const tables = [...ROW_TABLES, ...shadowTables(side)];
-    if (meta.tree !== e.tree || meta.stamp !== e.stamp || meta.index !== getState(side, BUILT_HERE) || meta.tables !== tables.join(',')) {
+    if (meta.tree !== e.tree || !e.stamp.startsWith(`${meta.stamp}:`) || meta.index !== getState(side, BUILT_HERE) || meta.tables !== tables.join(',')) {
       throw new SnapshotMismatch('does not match its record in the index');
     }
     const setDisk = side.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE path = ? AND (size IS NOT ? OR mtime_ms IS NOT ?)');
