@@ -63,7 +63,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
   let finished = false;
 
   try {
-    const phases = { discover: 0, parse: 0, write: 0, resolve: 0, compact: 0 };
+    const phases = { discover: 0, parse: 0, write: 0, resolve: 0, compact: 0, trees: 0 };
     let mark = performance.now();
     progress({ phase: 'discover', done: 0, total: 0 });
     const discovery = discoverFiles(opts.repo, { maxFileBytes });
@@ -102,8 +102,8 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       };
       const changedByStat = discovery.files.filter(moved).length + [...indexed.keys()].filter((p) => !onDisk.has(p)).length;
       if (changedByStat > FULL_PASS_SHARE * Math.max(indexed.size, discovery.files.length)) {
-        const room = () => cacheMaxBytes(db) - cacheStats(db).bytes;
-        const kept = takeSnapshot(db, room());
+        const t0 = performance.now();
+        const kept = takeSnapshot(db, cacheMaxBytes(db) - cacheStats(db).bytes);
         const back = seenTree(db, opts.repo, discovery.files, statUnchanged, indexed, maxFileBytes);
         if (back) {
           const before = indexed;
@@ -112,6 +112,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
           restoredBySnapshot = [...indexed].filter(([p, r]) => before.get(p)?.hash !== r.hash).length;
           removedBySnapshot = [...before.keys()].filter((p) => !indexed.has(p)).length;
         } else trees = { kept, restored: false };
+        phases.trees = (performance.now() - t0) / 1000;
       }
     }
     const known = new Map([...indexed].map(([p, r]) => [p, r.hash]));

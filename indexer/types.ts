@@ -228,6 +228,6 @@ export interface IndexSummary {
   /** Tree snapshots this run (tree-snapshots.ts): the tree left was kept, the tree found was copied back from one. */
   trees?: { kept: boolean; restored: boolean };
   seconds: number;
-  /** Wall seconds per phase; `write` is the main thread's share of `parse` spent writing the store. */
-  phases: { discover: number; parse: number; write: number; resolve: number; compact: number };
+  /** Wall seconds per phase; `write` is the main thread's share of `parse` spent writing the store; `trees` keeping and restoring tree snapshots (part of `discover`). */
+  phases: { discover: number; parse: number; write: number; resolve: number; compact: number; trees: number };
 }

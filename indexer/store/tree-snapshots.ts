@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
+import { touchVectors } from './embeddings.ts';
 import { extractorFingerprint, indexerCode } from './extraction-cache.ts';
 import { fullBuildDone } from './full-build.ts';
 import { FTS_LAYOUT } from './fts.ts';
@@ -310,6 +311,8 @@ export function restoreSnapshot(db: DB, e: SnapshotEntry, disk: DiskFile[]): boo
       for (const f of disk) setDisk.run(f.size, f.mtimeMs, f.path, f.size, f.mtimeMs);
       const generation = bumpGeneration(side);
       setState(side, 'change_log_floor', String(generation));
+      // Objects now carry the snapshot's text hashes: what holds vectors by object reads them again.
+      touchVectors(side);
       const entries = snapshotEntries(side);
       const clock = Math.max(0, ...entries.map((x) => x.used)) + 1;
       saveEntries(side, entries.map((x) => (x.tree === e.tree ? { ...x, used: clock } : x)));
