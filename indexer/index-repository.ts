@@ -103,7 +103,13 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       const changedByStat = discovery.files.filter(moved).length + [...indexed.keys()].filter((p) => !onDisk.has(p)).length;
       if (changedByStat > FULL_PASS_SHARE * Math.max(indexed.size, discovery.files.length)) {
         const t0 = performance.now();
-        const kept = takeSnapshot(db, cacheMaxBytes(db) - cacheStats(db).bytes);
+        let kept = false;
+        try {
+          kept = takeSnapshot(db, cacheMaxBytes(db) - cacheStats(db).bytes);
+        } catch (err) {
+          // A snapshot is a saving, never a condition of the run (a full disk, a link where its folder goes).
+          problems.push({ path: '.', message: `the tree left was not kept: ${(err as Error).message}` });
+        }
         const back = seenTree(db, opts.repo, discovery.files, statUnchanged, indexed, maxFileBytes);
         if (back) {
           const before = indexed;

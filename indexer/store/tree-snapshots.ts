@@ -243,12 +243,8 @@ export function pruneSnapshots(db: DB, roomBytes: number): number {
   if (keep.length !== entries.length) db.transaction(() => saveEntries(db, keep))();
   const names = new Set(keep.map((e) => `${e.tree}.db`));
   let dropped = 0;
-  let present: string[] = [];
-  try {
-    present = fs.readdirSync(dir);
-  } catch {
-    /* no folder */
-  }
+  // Only a real folder is listed: through a link in its place, nothing is read or deleted.
+  const present = fs.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? fs.readdirSync(dir) : [];
   for (const name of present) {
     if (names.has(name) || name === '.gitignore') continue;
     const listed = entries.some((e) => `${e.tree}.db` === name);

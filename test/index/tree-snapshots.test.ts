@@ -119,6 +119,23 @@ describe('tree snapshots', () => {
     db.close();
   });
 
+  it('never writes, lists or deletes through a link where the snapshots folder goes', async () => {
+    const { repo } = farBranches(5, 16, 14);
+    const dbFile = path.join(repo, '.allot/index.db');
+    const db = openStore(dbFile);
+    await indexRepository({ repo, db, workers: 0 });
+    const outside = dir();
+    fs.writeFileSync(path.join(outside, 'keep.db'), 'not allot\'s');
+    fs.symlinkSync(outside, snapshotDir(dbFile));
+    git(repo, 'checkout', '-q', 'b');
+    const s = await indexRepository({ repo, db, workers: 0 });
+    expect(s.trees).toEqual({ kept: false, restored: false });
+    expect(s.problems.some((p) => p.message.includes('not kept') && p.message.includes('symbolic link'))).toBe(true);
+    expect(fs.readdirSync(outside)).toEqual(['keep.db']);
+    await expectFresh(db, repo);
+    db.close();
+  });
+
   it('honours the cache bound: snapshots take only what the extraction cache leaves, least recently used going first', async () => {
     const { repo } = farBranches(3, 16, 14);
     const probeDb = openStore(path.join(dir(), 'probe.db'));
