@@ -9,7 +9,7 @@ import { ftsStatistics, rebuildFts } from './store/fts.ts';
 import { closeStore, openStore, type DB } from './store/open.ts';
 import { storeCounts } from './store/read.ts';
 import { FULL_PASS_SHARE, resolveStore, type ResolutionStats } from './store/resolution.ts';
-import { findSnapshot, pruneSnapshots, restoreSnapshot, snapshotEntries, takeSnapshot, treeKey, type DiskFile } from './store/tree-snapshots.ts';
+import { findSnapshot, pruneSnapshots, restoreSnapshot, snapshotEntries, takeSnapshot, treeKey, type DiskFile, type SnapshotEntry } from './store/tree-snapshots.ts';
 import { bumpGeneration, fileWriter, getState, setState } from './store/write.ts';
 import { markFullBuild } from './store/full-build.ts';
 import type { IndexSummary, Language, SkipReason } from './types.ts';
@@ -103,15 +103,16 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       const changedByStat = discovery.files.filter(moved).length + [...indexed.keys()].filter((p) => !onDisk.has(p)).length;
       if (changedByStat > FULL_PASS_SHARE * Math.max(indexed.size, discovery.files.length)) {
         const t0 = performance.now();
+        // The tree on disk is looked up first, so keeping the tree left never evicts the one to go back to.
+        const target = seenTree(db, opts.repo, discovery.files, statUnchanged, indexed, maxFileBytes);
         let kept = false;
         try {
-          kept = takeSnapshot(db, cacheMaxBytes(db) - cacheStats(db).bytes);
+          kept = takeSnapshot(db, cacheMaxBytes(db) - cacheStats(db).bytes, target?.entry.tree);
         } catch (err) {
           // A snapshot is a saving, never a condition of the run (a full disk, a link where its folder goes).
           problems.push({ path: '.', message: `the tree left was not kept: ${(err as Error).message}` });
         }
-        const back = seenTree(db, opts.repo, discovery.files, statUnchanged, indexed, maxFileBytes);
-        if (back) {
+        if (target && restoreSnapshot(db, target.entry, target.disk)) {
           const before = indexed;
           trees = { kept, restored: true };
           indexed = readIndexed();
@@ -296,16 +297,15 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
 }
 
 /**
- * The tree on disk, when a snapshot of it is kept: its files hashed (those unchanged by size and time have the
- * hash indexed; the others are read) and, on a match, the snapshot copied back (tree-snapshots.ts). Returns
- * whether the index now holds that tree.
+ * The snapshot of the tree on disk, when one is kept, with what the files' rows must record: its files hashed
+ * (those unchanged by size and time have the hash indexed; the others are read).
  */
 function seenTree(
   db: DB, repo: string, files: string[], statUnchanged: (p: string) => boolean,
   indexed: Map<string, { hash: string; size: number; mtimeMs: number }>, maxFileBytes: number,
-): boolean {
-  // Nothing to match but the tree just kept (the one being left): no reading.
-  if (snapshotEntries(db).length < 2) return false;
+): { entry: SnapshotEntry; disk: DiskFile[] } | null {
+  // No snapshot to match: nothing is read.
+  if (!snapshotEntries(db).length) return null;
   const tree: [string, string][] = [];
   const disk: DiskFile[] = [];
   for (const p of files) {
@@ -320,8 +320,8 @@ function seenTree(
     tree.push([p, read.hash]);
     disk.push({ path: p, size: read.bytes.length, mtimeMs: read.mtimeMs });
   }
-  const found = findSnapshot(db, treeKey(tree));
-  return found !== null && restoreSnapshot(db, found, disk);
+  const entry = findSnapshot(db, treeKey(tree));
+  return entry ? { entry, disk } : null;
 }
 
 /** Raised when `shouldStop` ended a run early; everything written so far is consistent. */

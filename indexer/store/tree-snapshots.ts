@@ -146,10 +146,10 @@ function discard(dbFile: string, name: string, why: string): void {
 /**
  * Keeps a snapshot of the tree the index holds, before a run leaves it for a far one. Only a settled index (a
  * whole tree, resolved) is kept; a tree kept before is marked used. Returns whether the index's tree is now kept.
- * `roomBytes` is what the bound leaves for snapshots: past it the least recently used go, and a snapshot that
- * cannot fit alone is not kept.
+ * `roomBytes` is what the bound leaves for snapshots: past it the least recently used go (`keep`, the tree a
+ * run is about to copy back, last), and a snapshot that cannot fit is not kept.
  */
-export function takeSnapshot(db: DB, roomBytes: number): boolean {
+export function takeSnapshot(db: DB, roomBytes: number, keep?: string): boolean {
   const dbFile = db.name;
   if (roomBytes <= 0 || !settled(db)) return false;
   const files = db.prepare('SELECT path, hash FROM files').raw().all() as [string, string][];
@@ -195,7 +195,7 @@ export function takeSnapshot(db: DB, roomBytes: number): boolean {
   const entry: SnapshotEntry = { tree, stamp: writtenStamp(file), bytes: fs.lstatSync(file).size, files: files.length, used: clock };
   const others = entries.filter((e) => e.tree !== tree);
   db.transaction(() => saveEntries(db, [...others, entry]))();
-  pruneSnapshots(db, roomBytes);
+  pruneSnapshots(db, roomBytes, keep);
   return snapshotEntries(db).some((e) => e.tree === tree);
 }
 
@@ -223,7 +223,7 @@ function verified(dbFile: string, e: SnapshotEntry): boolean {
  * Drops snapshots, least recently used first, until they take at most `roomBytes`; files that are not listed, or
  * no longer the file listed, are deleted without being opened.
  */
-export function pruneSnapshots(db: DB, roomBytes: number): number {
+export function pruneSnapshots(db: DB, roomBytes: number, protect?: string): number {
   const dbFile = db.name;
   const dir = snapshotDir(dbFile);
   const entries = snapshotEntries(db);
@@ -231,7 +231,9 @@ export function pruneSnapshots(db: DB, roomBytes: number): number {
   const keep: SnapshotEntry[] = [];
   let total = 0;
   const unverified = new Set<string>();
-  for (const e of [...entries].sort((a, b) => b.used - a.used)) {
+  // `protect` (the tree about to be copied back) goes last of all.
+  const rank = (e: SnapshotEntry) => (e.tree === protect ? Number.MAX_SAFE_INTEGER : e.used);
+  for (const e of [...entries].sort((a, b) => rank(b) - rank(a))) {
     if (!verified(dbFile, e)) {
       unverified.add(`${e.tree}.db`);
       continue;

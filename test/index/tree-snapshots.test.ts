@@ -158,6 +158,8 @@ describe('tree snapshots', () => {
       const listed = snapshotEntries(db);
       expect(s.cache.bytes + listed.reduce((n, e) => n + e.bytes, 0), branch).toBeLessThanOrEqual(bound);
       expect(listed.length).toBeLessThanOrEqual(1);
+      // The tree gone back to is looked up before the tree left is kept: keeping that one never evicts it.
+      expect(s.trees?.restored, branch).toBe(branch === 'a');
       const files = fs.readdirSync(snapshotDir(dbFile)).filter((n) => n.endsWith('.db'));
       expect(files.sort()).toEqual(listed.map((e) => `${e.tree}.db`).sort());
       await expectFresh(db, repo);
