@@ -211,6 +211,9 @@ async function run(job: IndexJob, workers: number | undefined): Promise<void> {
       },
     });
     if (job.full) warmUp();
+    // A tree copied back from its snapshot left the resolver this thread keeps between batches on the old tree:
+    // built again now, within the switch, so the next near switch resolves only what it changes.
+    if (summary.trees?.restored) warmResolver(db);
     post({
       type: 'done',
       result: {

@@ -4,11 +4,12 @@ import { languageOf } from './languages/registry.ts';
 import { fromCached } from './extract/reuse.ts';
 import { createParsePool, LARGE_FILE_BYTES } from './parse-pool.ts';
 import { compactStore } from './store/compact.ts';
-import { cacheStats, extractionCache, setCacheMaxBytes } from './store/extraction-cache.ts';
+import { cacheMaxBytes, cacheStats, extractionCache, setCacheMaxBytes } from './store/extraction-cache.ts';
 import { ftsStatistics, rebuildFts } from './store/fts.ts';
 import { closeStore, openStore, type DB } from './store/open.ts';
 import { storeCounts } from './store/read.ts';
-import { resolveStore, type ResolutionStats } from './store/resolution.ts';
+import { FULL_PASS_SHARE, resolveStore, type ResolutionStats } from './store/resolution.ts';
+import { findSnapshot, pruneSnapshots, restoreSnapshot, snapshotEntries, takeSnapshot, treeKey, type DiskFile, type SnapshotEntry } from './store/tree-snapshots.ts';
 import { bumpGeneration, fileWriter, getState, setState } from './store/write.ts';
 import { markFullBuild } from './store/full-build.ts';
 import type { IndexSummary, Language, SkipReason } from './types.ts';
@@ -62,7 +63,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
   let finished = false;
 
   try {
-    const phases = { discover: 0, parse: 0, write: 0, resolve: 0, compact: 0 };
+    const phases = { discover: 0, parse: 0, write: 0, resolve: 0, compact: 0, trees: 0 };
     let mark = performance.now();
     progress({ phase: 'discover', done: 0, total: 0 });
     const discovery = discoverFiles(opts.repo, { maxFileBytes });
@@ -71,12 +72,13 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       skip(s.reason);
       if (s.reason !== 'ignored') skippedPaths.push(s);
     }
-    const indexed = new Map(
-      (db.prepare('SELECT path, hash, size, mtime_ms AS mtimeMs FROM files').all() as { path: string; hash: string; size: number; mtimeMs: number }[]).map(
-        (r) => [r.path, r],
-      ),
-    );
-    const known = new Map([...indexed].map(([p, r]) => [p, r.hash]));
+    const readIndexed = () =>
+      new Map(
+        (db.prepare('SELECT path, hash, size, mtime_ms AS mtimeMs FROM files').all() as { path: string; hash: string; size: number; mtimeMs: number }[]).map(
+          (r) => [r.path, r],
+        ),
+      );
+    let indexed = readIndexed();
     // A file whose size and modification time are those indexed is not read again (a recorded time of -1, racy, is never trusted).
     const statUnchanged = (p: string) => {
       const r = indexed.get(p);
@@ -86,8 +88,42 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
     const retimed: [number, string][] = [];
     const scope = opts.paths ? new Set(opts.paths) : null;
     const inScope = (p: string) => !scope || scope.has(p);
-    const writer = fileWriter(db);
     if (opts.cacheMaxBytes !== undefined) setCacheMaxBytes(db, opts.cacheMaxBytes);
+    // A far switch of the whole tree (as many files changed as make resolution run whole): the tree left is kept,
+    // and a tree kept before is copied back whole instead of written again.
+    let trees: IndexSummary['trees'];
+    let removedBySnapshot = 0;
+    let restoredBySnapshot = 0;
+    if (!scope && indexed.size > 0) {
+      // A file recorded with a racy time (-1) is read again, but counts as changed only when its size changed too.
+      const moved = (p: string) => {
+        const r = indexed.get(p);
+        return r === undefined || r.size !== discovery.sizes.get(p) || (r.mtimeMs >= 0 && r.mtimeMs !== discovery.mtimes.get(p));
+      };
+      const changedByStat = discovery.files.filter(moved).length + [...indexed.keys()].filter((p) => !onDisk.has(p)).length;
+      if (changedByStat > FULL_PASS_SHARE * Math.max(indexed.size, discovery.files.length)) {
+        const t0 = performance.now();
+        // The tree on disk is looked up first, so keeping the tree left never evicts the one to go back to.
+        const target = seenTree(db, opts.repo, discovery.files, statUnchanged, indexed, maxFileBytes);
+        let kept = false;
+        try {
+          kept = takeSnapshot(db, cacheMaxBytes(db) - cacheStats(db).bytes, target?.entry.tree);
+        } catch (err) {
+          // A snapshot is a saving, never a condition of the run (a full disk, a link where its folder goes).
+          problems.push({ path: '.', message: `the tree left was not kept: ${(err as Error).message}` });
+        }
+        if (target && restoreSnapshot(db, target.entry, target.disk)) {
+          const before = indexed;
+          trees = { kept, restored: true };
+          indexed = readIndexed();
+          restoredBySnapshot = [...indexed].filter(([p, r]) => before.get(p)?.hash !== r.hash).length;
+          removedBySnapshot = [...before.keys()].filter((p) => !indexed.has(p)).length;
+        } else trees = { kept, restored: false };
+        phases.trees = (performance.now() - t0) / 1000;
+      }
+    }
+    const known = new Map([...indexed].map(([p, r]) => [p, r.hash]));
+    const writer = fileWriter(db);
     const cache = extractionCache(db);
     /** The language each file read this run asked for by its name: the cache's key. */
     const requested = new Map<string, Language>();
@@ -203,6 +239,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       flush();
       // The bound holds after every run, changes or not (it may just have been lowered).
       db.transaction(() => cache.prune())();
+      pruneSnapshots(db, cacheMaxBytes(db) - cacheStats(db).bytes);
       if (stopped) throw new IndexInterrupted(done, todo.length);
     } finally {
       await pool.close();
@@ -235,9 +272,9 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       filesByLanguage: counts.filesByLanguage,
       textByExtension: counts.textByExtension,
       parsed,
-      restored,
-      unchanged,
-      removed: gone.length,
+      restored: restored + restoredBySnapshot,
+      unchanged: unchanged - restoredBySnapshot,
+      removed: gone.length + removedBySnapshot,
       objects: counts.objects,
       views: counts.views,
       references: counts.references,
@@ -248,7 +285,8 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       limited,
       limitedPaths,
       problems,
-      cache: cacheStats(db),
+      cache: { ...cacheStats(db), trees: snapshotEntries(db).length, treeBytes: snapshotEntries(db).reduce((n, e) => n + e.bytes, 0) },
+      trees,
       seconds: (performance.now() - started) / 1000,
       phases,
     };
@@ -256,6 +294,34 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
     // Only a run that finished records a clean close (an error or an interruption leaves the next open to check).
     if (typeof opts.db === 'string') closeStore(db, { clean: finished });
   }
+}
+
+/**
+ * The snapshot of the tree on disk, when one is kept, with what the files' rows must record: its files hashed
+ * (those unchanged by size and time have the hash indexed; the others are read).
+ */
+function seenTree(
+  db: DB, repo: string, files: string[], statUnchanged: (p: string) => boolean,
+  indexed: Map<string, { hash: string; size: number; mtimeMs: number }>, maxFileBytes: number,
+): { entry: SnapshotEntry; disk: DiskFile[] } | null {
+  // No snapshot to match: nothing is read.
+  if (!snapshotEntries(db).length) return null;
+  const tree: [string, string][] = [];
+  const disk: DiskFile[] = [];
+  for (const p of files) {
+    const r = indexed.get(p);
+    if (r && statUnchanged(p)) {
+      tree.push([p, r.hash]);
+      disk.push({ path: p, size: r.size, mtimeMs: r.mtimeMs });
+      continue;
+    }
+    const read = readRepoFile(repo, p, maxFileBytes);
+    if (read.status !== 'read') continue;
+    tree.push([p, read.hash]);
+    disk.push({ path: p, size: read.bytes.length, mtimeMs: read.mtimeMs });
+  }
+  const entry = findSnapshot(db, treeKey(tree));
+  return entry ? { entry, disk } : null;
 }
 
 /** Raised when `shouldStop` ended a run early; everything written so far is consistent. */

@@ -224,8 +224,10 @@ export interface IndexSummary {
   /** Files indexed with a problem (syntax errors, invalid UTF-8, parse abandoned) or lost while indexing (vanished, unreadable). */
   problems: { path: string; message: string }[];
   /** The extraction cache after the run: rows, bytes stored and the bound. */
-  cache: { entries: number; bytes: number; maxBytes: number };
+  cache: { entries: number; bytes: number; maxBytes: number; trees?: number; treeBytes?: number };
+  /** Tree snapshots this run (tree-snapshots.ts): the tree left was kept, the tree found was copied back from one. */
+  trees?: { kept: boolean; restored: boolean };
   seconds: number;
-  /** Wall seconds per phase; `write` is the main thread's share of `parse` spent writing the store. */
-  phases: { discover: number; parse: number; write: number; resolve: number; compact: number };
+  /** Wall seconds per phase; `write` is the main thread's share of `parse` spent writing the store; `trees` keeping and restoring tree snapshots (part of `discover`). */
+  phases: { discover: number; parse: number; write: number; resolve: number; compact: number; trees: number };
 }

@@ -74,7 +74,7 @@ export function vectorsStamp(db: DB): string | null {
   return getState(db, 'vectors_stamp');
 }
 
-function touchVectors(db: DB): void {
+export function touchVectors(db: DB): void {
   setState(db, 'vectors_stamp', String(Number(getState(db, 'vectors_stamp') ?? 0) + 1));
 }
 

@@ -117,11 +117,7 @@ let fingerprint: string | undefined;
 export function extractorFingerprint(): string {
   if (fingerprint) return fingerprint;
   const hash = crypto.createHash('sha1');
-  const own = fileURLToPath(new URL('../', import.meta.url));
-  const layers = path.dirname(own);
-  const project = path.basename(layers) === 'dist' ? path.dirname(layers) : layers;
-  const sources = path.join(project, 'indexer');
-  const indexer = fs.existsSync(path.join(sources, 'extract', 'extract-file.ts')) ? sources : own;
+  const { project, indexer } = indexerCode();
   const seen = new Set<string>();
   const visit = (file: string) => {
     if (seen.has(file)) return;
@@ -153,4 +149,16 @@ export function extractorFingerprint(): string {
     /* no package.json beside the code: the sources still name it */
   }
   return (fingerprint = hash.digest('hex').slice(0, 16));
+}
+
+/**
+ * Where the indexer's code is: its sources when they sit beside the build (the bin and the tests then agree on
+ * every fingerprint of the code), else the running build's `indexer/` folder; and the project folder.
+ */
+export function indexerCode(): { project: string; indexer: string } {
+  const own = fileURLToPath(new URL('../', import.meta.url));
+  const layers = path.dirname(own);
+  const project = path.basename(layers) === 'dist' ? path.dirname(layers) : layers;
+  const sources = path.join(project, 'indexer');
+  return { project, indexer: fs.existsSync(path.join(sources, 'extract', 'extract-file.ts')) ? sources : own };
 }

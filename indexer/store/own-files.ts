@@ -17,6 +17,9 @@ export const OWN_DIR = '.allot';
 /** allot's record that its writer closed the database cleanly (see clean-close.ts). */
 export const CLEAN_CLOSE_SUFFIX = '-clean';
 
+/** The folder of a database's tree snapshots (tree-snapshots.ts): its name and this suffix (`.allot/index.db-trees`). */
+export const TREES_SUFFIX = '-trees';
+
 /** Files kept beside a database: SQLite's, and allot's record of a clean close. */
 export const DB_SIDE_FILES = ['-wal', '-shm', '-journal', CLEAN_CLOSE_SUFFIX] as const;
 
@@ -242,6 +245,8 @@ export function moveDatabaseAside(file: string, now = new Date()): string | null
 export function discardDatabase(file: string): void {
   checkDatabaseFiles(file);
   for (const suffix of ['', ...DB_SIDE_FILES]) fs.rmSync(file + suffix, { force: true });
+  // Its tree snapshots are copies of it (a link in the folder's place is removed, never followed).
+  fs.rmSync(file + TREES_SUFFIX, { recursive: true, force: true });
 }
 
 /** A WAL with frames in it: the main file alone is not the database, and a writer may have stopped half-way. */
