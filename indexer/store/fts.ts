@@ -104,7 +104,7 @@ export function ftsRows(db: DB): FtsRows {
       insert: (rowid, view, object) => void ins.run(rowid, ...ftsColumns(view, object)),
       delete: (rowid, view, object) => {
         del.run(rowid, ...ftsColumns(view, object));
-        countDeleted(db, 1);
+        countFtsDeleted(db, 1);
       },
     };
     statements.set(db, rows);
@@ -119,7 +119,7 @@ export function ftsRows(db: DB): FtsRows {
 export function rebuildFts(db: DB): number {
   // Every row goes; a migration that recreated the table dropped the views' rows without counting them.
   const views = db.prepare('SELECT count(*) FROM views').pluck().get() as number;
-  countDeleted(db, Math.max(ftsStatistics(db).rows, views));
+  countFtsDeleted(db, Math.max(ftsStatistics(db).rows, views));
   db.prepare("INSERT INTO views_fts (views_fts) VALUES ('delete-all')").run();
   const fts = ftsRows(db);
   const files = db.prepare('SELECT id FROM files ORDER BY id').pluck().all() as number[];
@@ -161,7 +161,8 @@ export function ftsDeleted(db: DB): number {
   return Number((prepared(db, "SELECT value FROM state WHERE key = 'fts_deleted'", 'pluck').get() as string | undefined) ?? 0);
 }
 
-function countDeleted(db: DB, n: number): void {
+/** In the caller's transaction: counts n full-text rows deleted (every delete of a row is counted, by any writer). */
+export function countFtsDeleted(db: DB, n: number): void {
   prepared(db, "INSERT INTO state (key, value) VALUES ('fts_deleted', ?) ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value").run(String(n));
 }
 

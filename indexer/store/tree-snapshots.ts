@@ -20,7 +20,7 @@ import Database from 'better-sqlite3';
 import { touchVectors } from './embeddings.ts';
 import { extractorFingerprint, indexerCode } from './extraction-cache.ts';
 import { fullBuildDone } from './full-build.ts';
-import { FTS_LAYOUT } from './fts.ts';
+import { countFtsDeleted, ftsStatistics, FTS_LAYOUT } from './fts.ts';
 import { ensureOwnDir, openOwnFile, TREES_SUFFIX } from './own-files.ts';
 import { BUILT_HERE, fileStamp, type DB } from './open.ts';
 import { bumpGeneration, getState, setState } from './write.ts';
@@ -298,6 +298,8 @@ export function restoreSnapshot(db: DB, e: SnapshotEntry, disk: DiskFile[]): boo
     }
     const setDisk = side.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE path = ? AND (size IS NOT ? OR mtime_ms IS NOT ?)');
     side.transaction(() => {
+      // Every full-text row the copy replaces counts as deleted: readers keep document-frequency bounds by that count.
+      countFtsDeleted(side, ftsStatistics(side).rows);
       for (const t of tables) {
         side.exec(`DELETE FROM main."${t}"`);
         side.exec(`INSERT INTO main."${t}" SELECT * FROM snap."${t}"`);

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { indexRepository } from '../../indexer/index-repository.ts';
 import { seededRandom } from '../../indexer/random.ts';
 import { cacheStats } from '../../indexer/store/extraction-cache.ts';
+import { ftsDeleted, ftsStatistics } from '../../indexer/store/fts.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
 import { snapshotDir, snapshotEntries } from '../../indexer/store/tree-snapshots.ts';
 import { branchEdit, branchingPackage, commitBranch, type Tree } from '../helpers/branches.ts';
@@ -62,8 +63,11 @@ describe('tree snapshots', () => {
     bm25Fingerprint(db, QUERIES, 10);
 
     git(repo, 'checkout', '-q', 'a');
+    const [deletedAtB, rowsAtB] = [ftsDeleted(db), ftsStatistics(db).rows];
     const back = await indexRepository({ repo, db, workers: 0 });
     expect(back).toMatchObject({ parsed: 0, resolution: null, trees: { kept: true, restored: true } });
+    // Every full-text row of B the copy replaced counts as deleted (readers keep document-frequency bounds by it).
+    expect(ftsDeleted(db) - deletedAtB).toBeGreaterThanOrEqual(rowsAtB);
     expect(back.restored).toBe(Object.keys(a).filter((p) => a[p] !== b[p]).length);
     expect(treeOf(db)).toEqual(atA);
     await expectFresh(db, repo);
