@@ -110,3 +110,11 @@ export function commitBranch(repo: string, name: string, tree: Tree): void {
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '--allow-empty', '-m', name);
 }
+
+/** Branch `b` rewrites every module of `pkg/` (one line appended to each, committed); `a` is checked out again. */
+export function rewriteEveryModule(repo: string): void {
+  git(repo, 'checkout', '-q', 'b');
+  for (const f of fs.readdirSync(path.join(repo, 'pkg'))) fs.appendFileSync(path.join(repo, 'pkg', f), '\n# on b\n');
+  git(repo, 'commit', '-q', '-am', 'b rewrites');
+  git(repo, 'checkout', '-q', 'a');
+}

@@ -12,7 +12,7 @@ import { warmResolver } from '../../indexer/store/resolution.ts';
 import { getGeneration } from '../../indexer/store/write.ts';
 import { viewTexts } from '../../indexer/store/view-texts.ts';
 import type { ViewKind } from '../../indexer/types.ts';
-import { branchEdit, branchingPackage, commitBranch, editBody, type Tree } from '../helpers/branches.ts';
+import { branchEdit, branchingPackage, commitBranch, editBody, rewriteEveryModule, type Tree } from '../helpers/branches.ts';
 import { bm25Fingerprint } from '../helpers/random-edits.ts';
 import { checkConsistency, dumpIndex, git, PROJECT, scratchDirs } from '../helpers/repo.ts';
 
@@ -281,10 +281,7 @@ describe('branch switches', () => {
   it('kill -9 during a restore leaves a consistent index, and the next run finishes it to a fresh index', { timeout: 120_000 }, async () => {
     const { repo } = twoBranches(9, 400, 0);
     // b rewrites every module, so switching back to a restores hundreds of files.
-    git(repo, 'checkout', '-q', 'b');
-    for (const f of fs.readdirSync(path.join(repo, 'pkg'))) fs.appendFileSync(path.join(repo, 'pkg', f), '\n# on b\n');
-    git(repo, 'commit', '-q', '-am', 'b rewrites');
-    git(repo, 'checkout', '-q', 'a');
+    rewriteEveryModule(repo);
     const dbFile = path.join(repo, '.allot/index.db');
     let db = openStore(dbFile);
     await indexRepository({ repo, db, workers: 0 });

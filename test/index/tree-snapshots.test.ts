@@ -12,7 +12,7 @@ import { cacheStats } from '../../indexer/store/extraction-cache.ts';
 import { ftsDeleted, ftsStatistics } from '../../indexer/store/fts.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
 import { snapshotDir, snapshotEntries } from '../../indexer/store/tree-snapshots.ts';
-import { branchEdit, branchingPackage, commitBranch, type Tree } from '../helpers/branches.ts';
+import { branchEdit, branchingPackage, commitBranch, rewriteEveryModule, type Tree } from '../helpers/branches.ts';
 import { bm25Fingerprint } from '../helpers/random-edits.ts';
 import { checkConsistency, dumpIndex, git, PROJECT, scratchDirs } from '../helpers/repo.ts';
 
@@ -179,10 +179,7 @@ describe('tree snapshots', () => {
 
   it('kill -9 during a restore leaves the index of one tree or the other, and the next run ends in a fresh index', { timeout: 180_000 }, async () => {
     const { repo } = farBranches(4, 400, 0);
-    git(repo, 'checkout', '-q', 'b');
-    for (const f of fs.readdirSync(path.join(repo, 'pkg'))) fs.appendFileSync(path.join(repo, 'pkg', f), '\n# on b\n');
-    git(repo, 'commit', '-q', '-am', 'b rewrites');
-    git(repo, 'checkout', '-q', 'a');
+    rewriteEveryModule(repo);
     const dbFile = path.join(repo, '.allot/index.db');
     let db = openStore(dbFile);
     await indexRepository({ repo, db, workers: 0 });
