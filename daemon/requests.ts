@@ -35,7 +35,7 @@ export const RepoPathSchema = z.string().max(MAX_PATH_CHARS).transform((raw, ctx
 const retrieval = {
   retriever: z.enum(RETRIEVER_NAMES).optional(),
   path: RepoPathSchema.optional(),
-  line: z.number().int().min(1).optional(),
+  line: z.number().int().min(1).max(2 ** 31 - 1).optional(),
   rrfK: z.number().int().min(1).max(1000).optional(),
 };
 
@@ -74,15 +74,23 @@ export function parseWith<S extends z.ZodType>(schema: S, body: unknown): Parsed
 export function parseSearchRequest(body: unknown): Parsed<{ query: string; k: number; retrieval: RetrievalOptions }> {
   const r = parseWith(SearchRequestSchema, body);
   if (!r.ok) return r;
-  const { query, k, retriever, path, line, rrfK } = r.value;
-  return { ok: true, value: { query, k, retrieval: { retriever, path, line, rrfK } } };
+  const { query, k, ...rest } = r.value;
+  const retrieval = retrievalOf(rest);
+  return retrieval.ok ? { ok: true, value: { query, k, retrieval: retrieval.value } } : retrieval;
 }
 
 export function parseContextRequest(body: unknown): Parsed<{ query: string; options: AllocateOptions; retrieval: RetrievalOptions; session?: string }> {
   const r = parseWith(ContextRequestSchema, body);
   if (!r.ok) return r;
   const { query, retriever, path, line, rrfK, session, ...options } = r.value;
-  return { ok: true, value: { query, options, retrieval: { retriever, path, line, rrfK }, session } };
+  const retrieval = retrievalOf({ retriever, path, line, rrfK });
+  return retrieval.ok ? { ok: true, value: { query, options, retrieval: retrieval.value, session } } : retrieval;
+}
+
+/** The retrieval fields of a request; a cursor's `line` means nothing without the `path` it is in. */
+function retrievalOf(r: RetrievalOptions): Parsed<RetrievalOptions> {
+  if (r.line !== undefined && r.path === undefined) return { ok: false, message: 'line: needs path (the file the line is in)' };
+  return { ok: true, value: { retriever: r.retriever, path: r.path, line: r.line, rrfK: r.rrfK } };
 }
 
 /** The longest issue text accepted (characters). */

@@ -65,6 +65,7 @@ const repoPath = (what: string) =>
 const retrieval = {
   retriever: z.enum(RETRIEVER_NAMES).optional().describe('How to retrieve: hybrid (default: BM25 fused with structural resolution of the code in the query, plus dense for prose when the index has vectors), bm25 (words only), structural (what the code in the query imports, calls and names, and its reference-graph neighbours), or dense (embedding similarity; only when the index was built with vectors, an error otherwise).'),
   path: repoPath('The file the query comes from (the file being edited): resolves its relative imports and keeps its own objects out of the results.').optional(),
+  line: z.number().int().min(1).max(2 ** 31 - 1).optional().describe("With path: the cursor's line in that file. The names its code above already uses are not the ones the next lines are about to use, so the still-unused imports rank first."),
 };
 
 const text = (t: string, structured?: object): ToolResult => ({
@@ -162,7 +163,7 @@ export function defineTools(backend: Backend, host: ToolHost): ToolDefinition[] 
       annotations: { readOnlyHint: true, openWorldHint: false },
       handle: (a) =>
         run(async (complete) => {
-          const hits = await backend.search({ query: a.query as string, k: (a.k as number | undefined) ?? SEARCH_K.default, retriever: a.retriever as never, path: a.path as string | undefined });
+          const hits = await backend.search({ query: a.query as string, k: (a.k as number | undefined) ?? SEARCH_K.default, retriever: a.retriever as never, path: a.path as string | undefined, line: a.line as number | undefined });
           return { text: [searchText(hits, complete)], json: { hits } };
         }),
     },
@@ -184,7 +185,7 @@ export function defineTools(backend: Backend, host: ToolHost): ToolDefinition[] 
         const result = await run(async (complete) => {
           const allocation = await backend.context({
             query: a.query as string, ...(a.budget !== undefined ? { budget: a.budget as number } : {}), ...(slots ? { slots } : {}),
-            retriever: a.retriever as never, path: a.path as string | undefined, session: a.session as string | undefined,
+            retriever: a.retriever as never, path: a.path as string | undefined, line: a.line as number | undefined, session: a.session as string | undefined,
           });
           return { text: [contextText(allocation, complete)], json: allocation };
         });

@@ -58,6 +58,8 @@ describe('request validation', () => {
       [parseSearchRequest({ query: 'q', k: 1e308 }), /^k: /],
       [parseSearchRequest({ query: 'q', rrfK: 1001 }), /^rrfK: /],
       [parseSearchRequest({ query: 'q', path: 'a.py', line: 0 }), /^line: /],
+      [parseSearchRequest({ query: 'q', line: 3 }), /^line: needs path/],
+      [parseContextRequest({ query: 'q', line: 3 }), /^line: needs path/],
       [parseSearchRequest({ query: 'q', path: 'p'.repeat(4097) }), /^path: /],
       [parseContextRequest({ query: 'q', budget: LIMITS.budget + 1 }), /^budget: /],
       [parseContextRequest({ query: 'q', budget: '99999999999999999999' }), /^budget: /],

@@ -145,6 +145,12 @@ describe('allot mcp (stdio, real daemon)', () => {
     const badSlots = await call(host, 'get_context', { query: 'x', slots: 'many' });
     expect(badSlots.isError).toBe(true);
     expect(textOf(badSlots)).toMatch(/slots must look like core\+companions/);
+    // The cursor's line reaches the daemon with its file; without the file it is refused there, in one line.
+    const lineAlone = await call(host, 'get_context', { query: 'x', line: 3 });
+    expect(lineAlone.isError).toBe(true);
+    expect(textOf(lineAlone)).toMatch(/line: needs path/);
+    const atCursor = await call(host, 'get_context', { query: 'from shop.pricing import apply_discount\n', path: 'shop/cart.py', line: 3, budget: 512 });
+    expect(atCursor.isError).toBeFalsy();
     const unknown = await call(host, 'read_object', { path: 'shop/pricing.py', name: 'no_such_function' });
     expect(textOf(unknown)).toMatch(/no object named no_such_function in shop\/pricing\.py/);
     const badPath = await call(host, 'read_object', { path: '../etc/passwd', name: 'x' });
