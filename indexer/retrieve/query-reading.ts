@@ -88,6 +88,22 @@ export function usedIdentifiers(text: string): Set<string> {
   return new Set(identifiers(text.replace(IMPORT_STATEMENTS, ' ').replace(MEMBER_ACCESS, ' ')));
 }
 
+/**
+ * The line (1-based) where a file's code first uses each identifier, outside its imports, strings and comments
+ * (`usedIdentifiers` of `withoutProse`, line breaks kept): the names the code above line L already used are those
+ * first used before L. The prose is read over the whole file, so a string open across the cursor stays prose.
+ * @example firstUses('import os\nx = 1\nos.path(x)\n', 'python').get('os') // 3
+ */
+export function firstUses(text: string, language: string): Map<string, number> {
+  const blank = (m: string) => m.replace(/[^\n]+/g, ' ');
+  const code = withoutProse(text, language).replace(IMPORT_STATEMENTS, blank).replace(MEMBER_ACCESS, blank);
+  const first = new Map<string, number>();
+  code.split('\n').forEach((line, i) => {
+    for (const id of identifiers(line)) if (!first.has(id)) first.set(id, i + 1);
+  });
+  return first;
+}
+
 /** String literals (triple-quoted first, then quoted and template ones). */
 const STRINGS = String.raw`"""[\s\S]*?"""|'''[\s\S]*?'''|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|` + '`(?:\\\\.|[^`\\\\])*`';
 /** Languages whose comments start with `#` (the others here write line and block comments as C does). */

@@ -7,7 +7,7 @@ import { TYPE_KINDS, type Candidate, type CodeLanguage, type ExtractedReference,
 import { personalizedPageRank } from './graph.ts';
 import type { LoadedLanguage } from '../languages/registry.ts';
 import { STOP_WORDS, type TermShape } from './prose-reading.ts';
-import { loadQueryLanguages, readQuery, usedIdentifiers, withoutProse, type QueryReading } from './query-reading.ts';
+import { firstUses, loadQueryLanguages, readQuery, type QueryReading } from './query-reading.ts';
 import { fileText } from '../store/read.ts';
 import type { Retriever } from './retriever.ts';
 import { structureOf } from './structure-cache.ts';
@@ -87,10 +87,11 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
    * Names the file's code uses before the cursor (outside imports, strings and comments), read from the index from its
    * first line (so a docstring the query's lines start inside is still read as one); null without a cursor.
    */
-  const writtenBefore = (): ReadonlySet<string> | null => {
-    if (!own || !opts.line) return null;
-    const text = fileText(db, own);
-    return text === null ? null : usedIdentifiers(withoutProse(text.split('\n').slice(0, opts.line - 1).join('\n'), languageOf(own)));
+  const writtenBefore = (): { has(name: string): boolean } | null => {
+    const line = opts.line;
+    if (!own || !line) return null;
+    const uses = fileFirstUses(db, own);
+    return uses && { has: (name) => (uses.get(name) ?? Infinity) < line };
   };
   const usesOf = (containerId: string): Map<string, number> =>
     new Map((memberUses.all(containerId, own) as { id: string; n: number }[]).map((r) => [r.id, r.n]));
@@ -250,13 +251,38 @@ export function receiverMembers(
 }
 
 /** Objects the query points at directly, with the strongest reason for each. */
+/** Per index, the last files' first uses by their content hash: a cursor moving in one file reads it once. */
+const firstUsesKept = new WeakMap<DB, Map<string, { hash: string; uses: Map<string, number> }>>();
+const FIRST_USES_KEPT = 32;
+
+/** `firstUses` of an indexed file's text, kept while its content is the same; null when the file is not indexed. */
+function fileFirstUses(db: DB, path: string): Map<string, number> | null {
+  const hash = prepared(db, 'SELECT hash FROM files WHERE path = ?', 'pluck').get(path) as string | undefined;
+  if (hash === undefined) return null;
+  let kept = firstUsesKept.get(db);
+  if (!kept) firstUsesKept.set(db, (kept = new Map()));
+  const hit = kept.get(path);
+  if (hit?.hash === hash) {
+    kept.delete(path);
+    kept.set(path, hit);
+    return hit.uses;
+  }
+  const text = fileText(db, path);
+  if (text === null) return null;
+  const uses = firstUses(text, languageOf(path));
+  kept.delete(path);
+  if (kept.size >= FIRST_USES_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(path, { hash, uses });
+  return uses;
+}
+
 function seedObjects(
   s: Structure,
   reading: QueryReading,
   path: string | undefined,
   inheritedMember: (classId: string, name: string) => string | undefined,
   usesOf: (containerId: string) => ReadonlyMap<string, number>,
-  writtenBefore: ReadonlySet<string> | null,
+  writtenBefore: { has(name: string): boolean } | null,
 ): Map<string, Seed> {
   const seeds = new Map<string, Seed>();
   const here = path ? normalizePath(path) : null;

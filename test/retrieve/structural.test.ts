@@ -295,4 +295,27 @@ describe('used identifiers', () => {
     for (const gone of ['Pow', 'Abs', 'Tanh', 'oo']) expect(ts).not.toContain(gone);
     expect(ts).toContain('this.#priv = c(');
   });
+  it('first uses give, at every line outside a string, the names the code above it uses', async () => {
+    const { firstUses, usedIdentifiers, withoutProse } = await import('../../indexer/retrieve/query-reading.ts');
+    const fixtures = path.join(import.meta.dirname, '../fixtures');
+    const files = ['python/ledger/accounts.py', 'python/tests/test_accounts.py', 'mixed/shop/cart.py', 'mixed/shop/pricing.py'].map((f) => fs.readFileSync(path.join(fixtures, f), 'utf8'));
+    files.push('from geo import (\n    rotate,\n    scale,\n)\n"""rotate\nscale"""\nq = p.rotate(1)\nr = scale(q)  # rotate\n');
+    let checked = 0;
+    for (const text of files) {
+      const first = firstUses(text, 'python');
+      const lines = text.split('\n');
+      for (let line = 1; line <= lines.length; line++) {
+        // Where the cut leaves no string or bracket open (a statement cut in two), the lines above read alone say the same.
+        const above = lines.slice(0, line - 1).join('\n');
+        const count = (re: RegExp) => (above.match(re) ?? []).length;
+        if (count(/"""|'''/g) % 2 || count(/\(/g) !== count(/\)/g)) continue;
+        const direct = [...usedIdentifiers(withoutProse(above, 'python'))].sort();
+        expect([line, [...first].filter(([, at]) => at < line).map(([id]) => id).sort()]).toEqual([line, direct]);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+    expect(firstUses(files.at(-1)!, 'python').get('scale')).toBe(8);
+    expect(firstUses(files.at(-1)!, 'python').has('rotate')).toBe(false);
+  });
 });
