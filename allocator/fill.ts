@@ -9,7 +9,7 @@ import type { Tokenizer } from '../indexer/tokenizer.ts';
 import { overlapping, within } from './containment.ts';
 import { groupInput, outlines, touchedOf, type GroupInput } from './form.ts';
 import { headInput } from './head.ts';
-import { expandOutline, isOutline, outlineWithin } from './outline.ts';
+import { expandOutline, isOutline, outlineWithin, type RenderedOutline } from './outline.ts';
 import { renderInput, renderWindow, WHOLE_OVER_COMPACT, wholeInsteadOf, wholeRendered, wholeText, wholeTokens, wholeWithin, type Rendered, type RenderInput } from './render.ts';
 import { TYPE_KINDS } from '../indexer/types.ts';
 import type { ObjectInfo, ObjectText, Position, Role } from './types.ts';
@@ -57,6 +57,15 @@ export interface FillContext {
 const shownWhole = (b: Placed): boolean => b.rendered.outcome === 'whole' && b.input === b.gi.input;
 
 const lines = (a: number, b: number): number[] => Array.from({ length: b - a + 1 }, (_, k) => a + k);
+
+/** An outline with a member's lines shown: whole when that fits, else its first `headLines` lines; null when neither fits. */
+function expandMember(input: RenderInput, r: RenderedOutline, span: readonly number[], headLines: number, fits: (tokens: number) => boolean, tok: Tokenizer): RenderedOutline | null {
+  for (const f of [span, ...(headLines > 0 && span.length > headLines ? [span.slice(0, headLines)] : [])]) {
+    const bigger = expandOutline(input, r, f, tok);
+    if (bigger && fits(bigger.tokens)) return bigger;
+  }
+  return null;
+}
 
 /** The class or other type an object is a member of (in its file), or null for a top-level object. */
 function typeOf(info: ObjectInfo, fiber: (path: string) => readonly ObjectInfo[]): string | null {
@@ -138,10 +147,9 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
         }
         if (isOutline(r)) {
           const span = lines(Math.max(0, from), Math.min(host.input.lines.length - 1, to));
-          const whole = expandOutline(host.input, r, span, tok);
           // A member found through structure that does not fit whole is expanded by its head, as a block of its own would be.
-          const bigger = whole && whole.tokens - r.tokens > left && p.viaStructure && ctx.headLines > 0 && span.length > ctx.headLines
-            ? expandOutline(host.input, r, span.slice(0, ctx.headLines), tok) : whole;
+          const bigger = expandMember(host.input, r, span, p.viaStructure ? ctx.headLines : 0, (t) => t - r.tokens <= left, tok)
+            ?? expandOutline(host.input, r, span, tok);
           if (!bigger || bigger.tokens - r.tokens <= left) {
             if (bigger) {
               host.allowance = Math.max(host.allowance, r.tokens + left);
@@ -189,10 +197,29 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       // Below the relevance stop it takes over its shown parts only within twice them (WHOLE_OVER_COMPACT: parts that
       // save less than half are not worth the breadth they keep), never spending the fill's budget on its own.
       const room = ctx.admits(p) ? freed + left : Math.min(freed + left, WHOLE_OVER_COMPACT * freed);
-      const gi = groupInput(group, obj, input, wholeTokens(input, room, tok), ctx.fiber);
-      const next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
+      let gi = groupInput(group, obj, input, wholeTokens(input, room, tok), ctx.fiber);
+      let next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
         : outlines(gi) ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines })
         : null;
+      // The container's outline does not fit around every block: around the slots' alone, the fill's members inside it
+      // then listed by their signatures (their blocks give way, no line twice), shown again as far as the room allows.
+      const slots = inner.filter((b) => !b.filled);
+      if ((!next || next.tokens > room) && slots.length > 0 && slots.length < inner.length && gi.d > room) {
+        const dropped = inner.filter((b) => b.filled);
+        const fewer = { root: group.root, nested: slots.flatMap((b) => [b.gi.group.root, ...b.gi.group.nested]) };
+        let o = outlineWithin(input, groupInput(fewer, obj, input, gi.d, ctx.fiber).plan(), room, tok, { touched: touchedOf(fewer), opening: ctx.headLines });
+        // What the outline leaves of the room shows the fill's members again, each whole or by its head, in rank order.
+        for (const b of dropped) {
+          if (!o) break;
+          const m = b.gi.root;
+          const span = lines(m.startLine - input.startLine, Math.min(input.lines.length - 1, m.endLine - input.startLine));
+          o = expandMember(input, o, span, ctx.headLines, (t) => t <= room, tok) ?? o;
+        }
+        if (o && o.tokens <= room) {
+          gi = groupInput({ ...fewer, nested: [...fewer.nested, ...dropped.flatMap((b) => [b.gi.group.root, ...b.gi.group.nested])] }, obj, input, gi.d, ctx.fiber);
+          next = o;
+        }
+      }
       if (!next || next.tokens > room) {
         skip(p);
         continue;

@@ -66,3 +66,25 @@ describe('the fill extends the slots\' classes before it lists further imports',
     for (const m of [methods[0], methods[7]]) expect(a.blocks.some((b) => shows(b.text, m))).toBe(true);
   });
 });
+
+describe('a class around the slots\' members and the fill\'s gives way to its outline around the slots alone', () => {
+  it('every member is listed, the slot shown whole, the fill\'s members again as room allows, no line twice', () => {
+    const { cls, methods } = classOf(Array.from({ length: 30 }, () => 8));
+    const member = 'structural: member of Engine, a receiver in the query (e: Engine)';
+    const candidates = [
+      structural(view(methods[0], 1), member),
+      ...[5, 6, 7, 8, 9].map((k, r) => structural(view(methods[k], 0.8 - r * 0.02), member)),
+      structural({ ...view(cls, 0.5), receiver: true }),
+    ];
+    const query = 'from pkg.engine import Engine\ne = Engine()\ne.m0(1)';
+    const B = 900;
+    const a = allocate(query, candidates, memorySource([cls, ...methods]), tok, { slots: '1+0', budget: B, fillRelevance: 0 });
+    expect(a.totalTokens).toBeLessThanOrEqual(B);
+    const block = a.blocks.find((b) => b.object === 'Engine');
+    expect(block?.outline).toBe(true);
+    for (const m of methods) expect(block!.text).toContain(`def ${m.name}(self, x):`);
+    expect(shows(block!.text, methods[0])).toBe(true);
+    const shown = a.blocks.flatMap((b) => b.text.split('\n'));
+    for (const m of methods) expect(shown.filter((l) => l === `    def ${m.name}(self, x):`).length).toBe(1);
+  });
+});
