@@ -251,6 +251,7 @@ export function allocate(
       fiber,
       separatorTokens,
       headLines: opts.headLines,
+      objectCap: opts.objectCap,
       admits: (p) => admitted.has(p.key),
       tok,
     })

@@ -9,8 +9,9 @@ import type { Tokenizer } from '../indexer/tokenizer.ts';
 import { overlapping, within } from './containment.ts';
 import { groupInput, outlines, touchedOf, type GroupInput } from './form.ts';
 import { headInput } from './head.ts';
-import { expandOutline, isOutline, outlineWithin } from './outline.ts';
-import { renderInput, renderWindow, WHOLE_OVER_COMPACT, wholeInsteadOf, wholeRendered, wholeTokens, wholeWithin, type Rendered, type RenderInput } from './render.ts';
+import { expandOutline, isOutline, outlineWithin, type RenderedOutline } from './outline.ts';
+import { renderInput, renderWindow, WHOLE_OVER_COMPACT, wholeInsteadOf, wholeRendered, wholeText, wholeTokens, wholeWithin, type Rendered, type RenderInput } from './render.ts';
+import { TYPE_KINDS } from '../indexer/types.ts';
 import type { ObjectInfo, ObjectText, Position, Role } from './types.ts';
 
 /** A block of the context while the fill runs: its group, what it renders from, and its rendering. */
@@ -45,6 +46,8 @@ export interface FillContext {
   fiber(path: string): readonly ObjectInfo[];
   separatorTokens: number;
   headLines: number;
+  /** b_obj: what the members of one slot's type may take together before further objects (fillOrder). */
+  objectCap: number;
   /** The relevance stop: whether an object may take a block of its own (one nested in a block is expanded there regardless). */
   admits(p: Position): boolean;
   tok: Tokenizer;
@@ -55,13 +58,65 @@ const shownWhole = (b: Placed): boolean => b.rendered.outcome === 'whole' && b.i
 
 const lines = (a: number, b: number): number[] => Array.from({ length: b - a + 1 }, (_, k) => a + k);
 
+/** An outline with a member's lines shown: whole when that fits, else its first `headLines` lines; null when neither fits. */
+function expandMember(input: RenderInput, r: RenderedOutline, span: readonly number[], headLines: number, fits: (tokens: number) => boolean, tok: Tokenizer): RenderedOutline | null {
+  for (const f of [span, ...(headLines > 0 && span.length > headLines ? [span.slice(0, headLines)] : [])]) {
+    const bigger = expandOutline(input, r, f, tok);
+    if (bigger && fits(bigger.tokens)) return bigger;
+  }
+  return null;
+}
+
+/** The class or other type an object is a member of (in its file), or null for a top-level object. */
+function typeOf(info: ObjectInfo, fiber: (path: string) => readonly ObjectInfo[]): string | null {
+  if (!info.parentId) return null;
+  const parent = fiber(info.path).find((o) => o.id === info.parentId);
+  return parent && TYPE_KINDS.has(parent.kind) ? parent.id : null;
+}
+
+// Fill order rule: what extends an allocated block before new blocks: an object found through structure that nests in
+// a slot's block or is a member of the same type as a slot (the members a query calls through a receiver), rank
+// order, while the members of one type and the slots of that type cost at most b_obj together (a member its head when
+// longer than one), as one object would under Eq. 4; then the others found through structure (what a code query is about to use), then the rest.
+export function fillOrder(ranked: readonly Position[], placed: readonly Placed[], ctx: Pick<FillContext, 'infos' | 'fiber' | 'text' | 'headLines' | 'tok'>, objectCap: number): Position[] {
+  const roots = placed.flatMap((b) => [b.gi.root, ...b.gi.group.nested.map((s) => ctx.infos.get(s.position.objectId)).filter((o): o is ObjectInfo => !!o)]);
+  const types = new Set(roots.map((o) => typeOf(o, ctx.fiber)).filter((t): t is string => t !== null));
+  // A type's slots already spend their rendered tokens of its b_obj.
+  const spent = new Map<string, number>();
+  for (const b of placed) {
+    const type = TYPE_KINDS.has(b.gi.root.kind) ? b.gi.root.id : typeOf(b.gi.root, ctx.fiber);
+    if (type !== null) spent.set(type, (spent.get(type) ?? 0) + b.rendered.tokens);
+  }
+  const first = new Set<string>();
+  for (const p of ranked) {
+    const info = ctx.infos.get(p.objectId);
+    if (!p.viaStructure || !info || TYPE_KINDS.has(info.kind)) continue;
+    const hostBlock = placed.find((b) => within(info, b.gi.root));
+    // Inside a block shown by a head, the member would cost the container's whole outline: not an extension.
+    if (hostBlock && !isOutline(hostBlock.rendered) && !shownWhole(hostBlock)) continue;
+    const host = hostBlock?.gi.root;
+    const type = host ? host.id : typeOf(info, ctx.fiber);
+    if (type === null || (!host && !types.has(type))) continue;
+    const obj = ctx.text(p.objectId);
+    if (!obj) continue;
+    const cost = ctx.tok.count(wholeText(ctx.headLines > 0 ? headInput(obj, ctx.headLines) : renderInput(obj)));
+    const total = (spent.get(type) ?? 0) + cost;
+    if (total > objectCap) continue;
+    spent.set(type, total);
+    first.add(p.key);
+  }
+  return [
+    ...ranked.filter((p) => first.has(p.key)),
+    ...ranked.filter((p) => p.viaStructure && !first.has(p.key)),
+    ...ranked.filter((p) => !p.viaStructure),
+  ];
+}
+
 // Fill rule: positions in rank order; each new object takes the first form that fits what is left (whole, an
 // outline with a head's opening, a head for objects found through structure), plus a separator; nested objects
 // expand their block when that fits; nothing is ever cut to fit. Stops when not even a separator is left.
 export function fillBudget(ranked: readonly Position[], placed: Placed[], leftover: number, ctx: FillContext): FillResult {
-  // Objects found through structure first (what a code query is about to use), then the others; rank order within.
-  const named = ranked.filter((p) => p.viaStructure);
-  const rest = [...named, ...ranked.filter((p) => !p.viaStructure)];
+  const rest = fillOrder(ranked, placed, ctx, ctx.objectCap);
   const { tok, separatorTokens: sep } = ctx;
   const out: FillResult = { added: [], whole: 0, outlines: 0, heads: 0, merged: 0, skipped: 0, skippedStructural: 0, notConsidered: 0, remaining: leftover };
   let left = leftover;
@@ -91,7 +146,10 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
           continue;
         }
         if (isOutline(r)) {
-          const bigger = expandOutline(host.input, r, lines(Math.max(0, from), Math.min(host.input.lines.length - 1, to)), tok);
+          const span = lines(Math.max(0, from), Math.min(host.input.lines.length - 1, to));
+          // A member found through structure that does not fit whole is expanded by its head, as a block of its own would be.
+          const bigger = expandMember(host.input, r, span, p.viaStructure ? ctx.headLines : 0, (t) => t - r.tokens <= left, tok)
+            ?? expandOutline(host.input, r, span, tok);
           if (!bigger || bigger.tokens - r.tokens <= left) {
             if (bigger) {
               host.allowance = Math.max(host.allowance, r.tokens + left);
@@ -139,10 +197,29 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       // Below the relevance stop it takes over its shown parts only within twice them (WHOLE_OVER_COMPACT: parts that
       // save less than half are not worth the breadth they keep), never spending the fill's budget on its own.
       const room = ctx.admits(p) ? freed + left : Math.min(freed + left, WHOLE_OVER_COMPACT * freed);
-      const gi = groupInput(group, obj, input, wholeTokens(input, room, tok), ctx.fiber);
-      const next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
+      let gi = groupInput(group, obj, input, wholeTokens(input, room, tok), ctx.fiber);
+      let next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
         : outlines(gi) ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines })
         : null;
+      // The container's outline does not fit around every block: around the slots' alone, the fill's members inside it
+      // then listed by their signatures (their blocks give way, no line twice), shown again as far as the room allows.
+      const slots = inner.filter((b) => !b.filled);
+      if ((!next || next.tokens > room) && slots.length > 0 && slots.length < inner.length && gi.d > room) {
+        const dropped = inner.filter((b) => b.filled);
+        const fewer = { root: group.root, nested: slots.flatMap((b) => [b.gi.group.root, ...b.gi.group.nested]) };
+        let o = outlineWithin(input, groupInput(fewer, obj, input, gi.d, ctx.fiber).plan(), room, tok, { touched: touchedOf(fewer), opening: ctx.headLines });
+        // What the outline leaves of the room shows the fill's members again, each whole or by its head, in rank order.
+        for (const b of dropped) {
+          if (!o) break;
+          const m = b.gi.root;
+          const span = lines(m.startLine - input.startLine, Math.min(input.lines.length - 1, m.endLine - input.startLine));
+          o = expandMember(input, o, span, ctx.headLines, (t) => t <= room, tok) ?? o;
+        }
+        if (o && o.tokens <= room) {
+          gi = groupInput({ ...fewer, nested: [...fewer.nested, ...dropped.flatMap((b) => [b.gi.group.root, ...b.gi.group.nested])] }, obj, input, gi.d, ctx.fiber);
+          next = o;
+        }
+      }
       if (!next || next.tokens > room) {
         skip(p);
         continue;
