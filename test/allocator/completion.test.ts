@@ -7,30 +7,11 @@ import { renderInput, wholeText, wholeTokens, wholeWithin } from '../../allocato
 import type { ObjectText } from '../../allocator/types.ts';
 import { getTokenizer } from '../../indexer/tokenizer.ts';
 import type { Candidate } from '../../indexer/types.ts';
-import { memorySource, obj, view } from './fixtures.ts';
+import { classOf, memorySource, obj, view } from './fixtures.ts';
 
 const tok = getTokenizer('cl100k_base');
 const structural = (c: Candidate): Candidate => ({ ...c, viaStructure: true, reason: 'structural: imported by the query' });
 
-/** A class whose methods have the given body lengths (in order), each method `m<k>` with a docstring. */
-function classOf(bodies: readonly number[]): { cls: ObjectText; methods: ObjectText[]; lines: string[] } {
-  const lines = ['class Engine:', '    """Runs things."""', ''];
-  const methods: ObjectText[] = [];
-  bodies.forEach((n, k) => {
-    const start = lines.length + 1;
-    lines.push(`    def m${k}(self, x):`, `        """Method ${k}."""`, ...Array.from({ length: n }, (_, i) => `        v${i} = x * ${i} + ${k}`), '');
-    const end = lines.length - 1;
-    methods.push({
-      id: `m${k}`, path: 'pkg/engine.py', name: `m${k}`, qualifiedName: `Engine.m${k}`, kind: 'method', signature: `def m${k}(self, x)`,
-      startLine: start, endLine: end, parentId: 'cls', docstring: `"""Method ${k}."""`, text: lines.slice(start - 1, end).join('\n'),
-    });
-  });
-  const cls: ObjectText = {
-    id: 'cls', path: 'pkg/engine.py', name: 'Engine', qualifiedName: 'Engine', kind: 'class', signature: 'class Engine',
-    startLine: 1, endLine: lines.length, parentId: null, docstring: '"""Runs things."""', text: lines.join('\n'),
-  };
-  return { cls, methods, lines };
-}
 
 const shownWhole = (shown: ReadonlySet<number>, m: ObjectText, base: number) => {
   for (let l = m.startLine; l <= m.endLine; l++) if (!shown.has(l - base)) return false;

@@ -182,3 +182,23 @@ export const worldArb: fc.Arbitrary<World> = fc
     }
     return { objects: built, candidates, query };
   });
+
+/** A class `Engine` whose methods have the given body lengths (in order), each method `m<k>` (a member: parentId) with a docstring. */
+export function classOf(bodies: readonly number[]): { cls: ObjectText; methods: ObjectText[]; lines: string[] } {
+  const lines = ['class Engine:', '    """Runs things."""', ''];
+  const methods: ObjectText[] = [];
+  bodies.forEach((n, k) => {
+    const start = lines.length + 1;
+    lines.push(`    def m${k}(self, x):`, `        """Method ${k}."""`, ...Array.from({ length: n }, (_, i) => `        v${i} = x * ${i} + ${k}`), '');
+    const end = lines.length - 1;
+    methods.push({
+      id: `m${k}`, path: 'pkg/engine.py', name: `m${k}`, qualifiedName: `Engine.m${k}`, kind: 'method', signature: `def m${k}(self, x)`,
+      startLine: start, endLine: end, parentId: 'cls', docstring: `"""Method ${k}."""`, text: lines.slice(start - 1, end).join('\n'),
+    });
+  });
+  const cls: ObjectText = {
+    id: 'cls', path: 'pkg/engine.py', name: 'Engine', qualifiedName: 'Engine', kind: 'class', signature: 'class Engine',
+    startLine: 1, endLine: lines.length, parentId: null, docstring: '"""Runs things."""', text: lines.join('\n'),
+  };
+  return { cls, methods, lines };
+}
