@@ -1,3 +1,4 @@
+import { recentlyUsed } from '../recently-used.ts';
 import { isDocPath, isTestPath } from '../paths.ts';
 
 /**
@@ -127,17 +128,13 @@ const ASKS_DOCS = /\b(docs?|documentation|docstrings?|readme|examples?|tutorials
  */
 export function readProse(text: string): ProseReading {
   let r = recent.get(text);
-  if (!r) {
-    r = read(text);
-    if (recent.size >= RECENT) recent.delete(recent.keys().next().value!);
-    recent.set(text, r);
-  }
+  if (!r) recent.set(text, (r = read(text)));
   return r;
 }
 
 /** Every retriever of a fused query reads it (structure, BM25, fusion): the last few readings are kept. */
-const recent = new Map<string, ProseReading>();
 const RECENT = 16;
+const recent = recentlyUsed<string, ProseReading>(RECENT);
 
 function read(text: string): ProseReading {
   const { prose, code } = splitProse(text.replace(URL, ' '));

@@ -1,3 +1,4 @@
+import { recentlyUsed, type RecentlyUsed } from '../recently-used.ts';
 import { extractCode } from '../extract/extract-code.ts';
 import { sourceLines } from '../extract/source.ts';
 import { identifiers, splitIdentifier } from '../identifiers.ts';
@@ -152,20 +153,13 @@ export function loadedQueryLanguages(): Map<CodeLanguage, LoadedLanguage> {
  */
 export function readQuery(text: string, grammars: Map<CodeLanguage, LoadedLanguage>, path?: string): QueryReading {
   let memo = readings.get(grammars);
-  if (!memo) readings.set(grammars, (memo = new Map()));
+  if (!memo) readings.set(grammars, (memo = recentlyUsed(READINGS_KEPT)));
   const key = `${path ?? ''}\0${text}`;
   const held = memo.get(key);
-  if (held) {
-    memo.delete(key);
-    memo.set(key, held); // most recently used last
-    return held;
-  }
+  if (held) return held;
   const reading = readNow(text, grammars, path);
   // A reading made before its grammar loaded is only lexed: the next one parses.
-  if (reading.language === null || grammars.has(reading.language)) {
-    memo.set(key, reading);
-    while (memo.size > READINGS_KEPT) memo.delete(memo.keys().next().value!);
-  }
+  if (reading.language === null || grammars.has(reading.language)) memo.set(key, reading);
   return reading;
 }
 
@@ -175,7 +169,7 @@ export function readQuery(text: string, grammars: Map<CodeLanguage, LoadedLangua
  * Callers never change a reading.
  */
 const READINGS_KEPT = 512;
-const readings = new WeakMap<Map<CodeLanguage, LoadedLanguage>, Map<string, QueryReading>>();
+const readings = new WeakMap<Map<CodeLanguage, LoadedLanguage>, RecentlyUsed<string, QueryReading>>();
 
 function readNow(text: string, grammars: Map<CodeLanguage, LoadedLanguage>, path?: string): QueryReading {
   const hinted = path ? languageOf(path) : 'text';

@@ -1,6 +1,7 @@
 import { languageOf, LANGUAGE_SPECS } from '../languages/registry.ts';
 import { splitIdentifier } from '../identifiers.ts';
 import { normalizePath } from '../paths.ts';
+import { recentlyUsed, type RecentlyUsed } from '../recently-used.ts';
 import type { ResolverReference } from '../resolve/resolve.ts';
 import { prepared, type DB } from '../store/open.ts';
 import { TYPE_KINDS, type Candidate, type CodeLanguage, type ExtractedReference, type ObjectKind, type ViewKind } from '../types.ts';
@@ -250,9 +251,8 @@ export function receiverMembers(
   return out;
 }
 
-/** Objects the query points at directly, with the strongest reason for each. */
 /** Per index, the last files' first uses by their content hash: a cursor moving in one file reads it once. */
-const firstUsesKept = new WeakMap<DB, Map<string, { hash: string; uses: Map<string, number> }>>();
+const firstUsesKept = new WeakMap<DB, RecentlyUsed<string, { hash: string; uses: Map<string, number> }>>();
 const FIRST_USES_KEPT = 32;
 
 /** `firstUses` of an indexed file's text, kept while its content is the same; null when the file is not indexed. */
@@ -260,21 +260,17 @@ function fileFirstUses(db: DB, path: string): Map<string, number> | null {
   const hash = prepared(db, 'SELECT hash FROM files WHERE path = ?', 'pluck').get(path) as string | undefined;
   if (hash === undefined) return null;
   let kept = firstUsesKept.get(db);
-  if (!kept) firstUsesKept.set(db, (kept = new Map()));
+  if (!kept) firstUsesKept.set(db, (kept = recentlyUsed(FIRST_USES_KEPT)));
   const hit = kept.get(path);
-  if (hit?.hash === hash) {
-    kept.delete(path);
-    kept.set(path, hit);
-    return hit.uses;
-  }
+  if (hit?.hash === hash) return hit.uses;
   const text = fileText(db, path);
   if (text === null) return null;
   const uses = firstUses(text, languageOf(path));
-  kept.delete(path);
-  if (kept.size >= FIRST_USES_KEPT) kept.delete(kept.keys().next().value!);
   kept.set(path, { hash, uses });
   return uses;
 }
+
+/** Objects the query points at directly, with the strongest reason for each. */
 
 function seedObjects(
   s: Structure,
