@@ -112,6 +112,30 @@ export function fillOrder(ranked: readonly Position[], placed: readonly Placed[]
   ];
 }
 
+/**
+ * A container whose outline does not fit around every block inside it (`gi`, over `inner`): the outline around the
+ * slots' blocks alone, the fill's members inside it then listed by their signatures (their blocks give way, no line
+ * twice) and shown again, each whole or by its head, in rank order as far as the room allows. Null when no block
+ * of the fill is inside it, no slot is, or that outline does not fit either.
+ */
+function outlineAroundSlots(gi: GroupInput, inner: readonly Placed[], room: number, ctx: Pick<FillContext, 'fiber' | 'headLines' | 'tok'>): { gi: GroupInput; rendered: RenderedOutline } | null {
+  const slots = inner.filter((b) => !b.filled);
+  const dropped = inner.filter((b) => b.filled);
+  if (slots.length === 0 || dropped.length === 0) return null;
+  const { root: obj, input } = gi;
+  const nestedOf = (bs: readonly Placed[]) => bs.flatMap((b) => [b.gi.group.root, ...b.gi.group.nested]);
+  const fewer = { root: gi.group.root, nested: nestedOf(slots) };
+  let o = outlineWithin(input, groupInput(fewer, obj, input, gi.d, ctx.fiber).plan(), room, ctx.tok, { touched: touchedOf(fewer), opening: ctx.headLines });
+  for (const b of dropped) {
+    if (!o) break;
+    const m = b.gi.root;
+    const span = lines(m.startLine - input.startLine, Math.min(input.lines.length - 1, m.endLine - input.startLine));
+    o = expandMember(input, o, span, ctx.headLines, (t) => t <= room, ctx.tok) ?? o;
+  }
+  if (!o || o.tokens > room) return null;
+  return { gi: groupInput({ ...fewer, nested: [...fewer.nested, ...nestedOf(dropped)] }, obj, input, gi.d, ctx.fiber), rendered: o };
+}
+
 // Fill rule: positions in rank order; each new object takes the first form that fits what is left (whole, an
 // outline with a head's opening, a head for objects found through structure), plus a separator; nested objects
 // expand their block when that fits; nothing is ever cut to fit. Stops when not even a separator is left.
@@ -201,24 +225,9 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       let next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
         : outlines(gi) ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines })
         : null;
-      // The container's outline does not fit around every block: around the slots' alone, the fill's members inside it
-      // then listed by their signatures (their blocks give way, no line twice), shown again as far as the room allows.
-      const slots = inner.filter((b) => !b.filled);
-      if ((!next || next.tokens > room) && slots.length > 0 && slots.length < inner.length && gi.d > room) {
-        const dropped = inner.filter((b) => b.filled);
-        const fewer = { root: group.root, nested: slots.flatMap((b) => [b.gi.group.root, ...b.gi.group.nested]) };
-        let o = outlineWithin(input, groupInput(fewer, obj, input, gi.d, ctx.fiber).plan(), room, tok, { touched: touchedOf(fewer), opening: ctx.headLines });
-        // What the outline leaves of the room shows the fill's members again, each whole or by its head, in rank order.
-        for (const b of dropped) {
-          if (!o) break;
-          const m = b.gi.root;
-          const span = lines(m.startLine - input.startLine, Math.min(input.lines.length - 1, m.endLine - input.startLine));
-          o = expandMember(input, o, span, ctx.headLines, (t) => t <= room, tok) ?? o;
-        }
-        if (o && o.tokens <= room) {
-          gi = groupInput({ ...fewer, nested: [...fewer.nested, ...dropped.flatMap((b) => [b.gi.group.root, ...b.gi.group.nested])] }, obj, input, gi.d, ctx.fiber);
-          next = o;
-        }
+      if ((!next || next.tokens > room) && gi.d > room) {
+        const around = outlineAroundSlots(gi, inner, room, ctx);
+        if (around) ({ gi, rendered: next } = around);
       }
       if (!next || next.tokens > room) {
         skip(p);
