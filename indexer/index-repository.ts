@@ -9,7 +9,7 @@ import { ftsStatistics, rebuildFts } from './store/fts.ts';
 import { closeStore, openStore, type DB } from './store/open.ts';
 import { storeCounts } from './store/read.ts';
 import { FULL_PASS_SHARE, resolveStore, type ResolutionStats } from './store/resolution.ts';
-import { findSnapshot, pruneSnapshots, restoreSnapshot, snapshotEntries, takeSnapshot, treeKey, type DiskFile, type SnapshotEntry } from './store/tree-snapshots.ts';
+import { findSnapshot, pruneSnapshots, restoreSnapshot, snapshotBytes, snapshotEntries, takeSnapshot, treeKey, type DiskFile, type SnapshotEntry } from './store/tree-snapshots.ts';
 import { bumpGeneration, fileWriter, getState, setState } from './store/write.ts';
 import { markFullBuild } from './store/full-build.ts';
 import type { IndexSummary, Language, SkipReason } from './types.ts';
@@ -91,6 +91,8 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
     if (opts.cacheMaxBytes !== undefined) setCacheMaxBytes(db, opts.cacheMaxBytes);
     // A far switch of the whole tree (as many files changed as make resolution run whole): the tree left is kept,
     // and a tree kept before is copied back whole instead of written again.
+    // Snapshots take what the extraction cache leaves of the bound.
+    const snapshotRoom = () => cacheMaxBytes(db) - cacheStats(db).bytes;
     let trees: IndexSummary['trees'];
     let removedBySnapshot = 0;
     let restoredBySnapshot = 0;
@@ -107,7 +109,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
         const target = seenTree(db, opts.repo, discovery.files, statUnchanged, indexed, maxFileBytes);
         let kept = false;
         try {
-          kept = takeSnapshot(db, cacheMaxBytes(db) - cacheStats(db).bytes, target?.entry.tree);
+          kept = takeSnapshot(db, snapshotRoom(), target?.entry.tree);
         } catch (err) {
           // A snapshot is a saving, never a condition of the run (a full disk, a link where its folder goes).
           problems.push({ path: '.', message: `the tree left was not kept: ${(err as Error).message}` });
@@ -239,7 +241,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       flush();
       // The bound holds after every run, changes or not (it may just have been lowered).
       db.transaction(() => cache.prune())();
-      pruneSnapshots(db, cacheMaxBytes(db) - cacheStats(db).bytes);
+      pruneSnapshots(db, snapshotRoom());
       if (stopped) throw new IndexInterrupted(done, todo.length);
     } finally {
       await pool.close();
@@ -285,7 +287,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
       limited,
       limitedPaths,
       problems,
-      cache: { ...cacheStats(db), trees: snapshotEntries(db).length, treeBytes: snapshotEntries(db).reduce((n, e) => n + e.bytes, 0) },
+      cache: { ...cacheStats(db), trees: snapshotEntries(db).length, treeBytes: snapshotBytes(db) },
       trees,
       seconds: (performance.now() - started) / 1000,
       phases,
