@@ -6,6 +6,7 @@ import type { ResolverReference } from '../resolve/resolve.ts';
 import { prepared, type DB } from '../store/open.ts';
 import { TYPE_KINDS, type Candidate, type CodeLanguage, type ExtractedReference, type ObjectKind, type ViewKind } from '../types.ts';
 import { personalizedPageRank } from './graph.ts';
+import { pendingPrior, type ImportSeen } from './pending-prior.ts';
 import type { LoadedLanguage } from '../languages/registry.ts';
 import { STOP_WORDS, type TermShape } from './prose-reading.ts';
 import { firstUses, loadQueryLanguages, readQuery, type QueryReading } from './query-reading.ts';
@@ -312,7 +313,9 @@ function seedObjects(
     else receivers.set(id, { how, locals: [local] });
   };
   try {
-    for (const imp of reading.imports) {
+    const pending: ImportSeen[] = [];
+    const used: ImportSeen[] = [];
+    reading.imports.forEach((imp, order) => {
       const local = imp.alias ?? imp.name.split('.')[0];
       // Pending: not used by the code above the cursor (the query's lines when that is all there is, prose and all).
       // A module stays a pending receiver while the query's lines do not use it, even when the file's earlier lines
@@ -320,13 +323,25 @@ function seedObjects(
       const unusedHere = !reading.used.has(local);
       const unused = writtenBefore ? !writtenBefore.has(local) : unusedHere;
       const id = resolver.resolveImport(asRef(imp));
-      add(id, unused ? WEIGHT.importedUnused : WEIGHT.imported, `imported by the query as ${local}`);
       const o = id ? s.objects.get(id) : undefined;
-      if (o && (o.kind === 'module' || o.kind === 'file')) {
+      const whole = !!o && (o.kind === 'module' || o.kind === 'file');
+      // A pending name is seeded once every pending import is known: which of them comes next is their prior's to say.
+      if (id && unused && !whole) pending.push({ id, local, order });
+      else add(id, unused ? WEIGHT.importedUnused : WEIGHT.imported, `imported by the query as ${local}`);
+      if (id && !unused) used.push({ id, local, order });
+      if (o && whole) {
         bind(o.id, `${local}.`, local);
         if (unusedHere) receivers.get(o.id)!.pending = true;
       }
-    }
+    });
+    const prior = pendingPrior(pending, used, {
+      pathOf: (id) => s.objects.get(id)?.path,
+      degree: (id) => s.graph.adjacency[s.graph.index.get(id) ?? -1]?.length ?? 0,
+      recency: (local) => reading.recency.get(local) ?? 0,
+    });
+    // The prior lifts a pending import by up to 1 (as name affinity does): which pending name comes next, never below
+    // what every pending import has.
+    for (const p of pending) add(p.id, WEIGHT.importedUnused + (prior.get(p.id) ?? 0), `imported by the query as ${p.local}`);
     // Receivers first: a member resolved through its receiver's type keeps that reason. Only a class-like object
     // is a type: a local bound to a function's result stays unresolved.
     const resolveName = (name: string) => resolver.resolve(asRef({ source: 0, kind: 'call', name, qualifier: null, module: null, alias: null, line: 0 }));
