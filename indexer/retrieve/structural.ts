@@ -18,6 +18,7 @@ import type { Structure } from './structure.ts';
 /** Seed weights: how strongly each kind of evidence in the query points at an object. */
 const WEIGHT = {
   importedUnused: 3, // imported and not yet used: what the next lines are about to use
+  pendingPrior: 0.1, // at most this on top, by which pending import comes next (pending-prior.ts)
   imported: 2,
   frame: 2.5,
   called: 1.5,
@@ -339,9 +340,9 @@ function seedObjects(
       degree: (id) => s.graph.adjacency[s.graph.index.get(id) ?? -1]?.length ?? 0,
       recency: (local) => reading.recency.get(local) ?? 0,
     });
-    // The prior lifts a pending import by up to 1 (as name affinity does): which pending name comes next, never below
-    // what every pending import has.
-    for (const p of pending) add(p.id, WEIGHT.importedUnused + (prior.get(p.id) ?? 0), `imported by the query as ${p.local}`);
+    // The prior breaks the tie among pending imports (by at most WEIGHT.pendingPrior): it orders the names nothing else
+    // tells apart, and yields to evidence of the query's words (name affinity, a receiver's member it names).
+    for (const p of pending) add(p.id, WEIGHT.importedUnused + WEIGHT.pendingPrior * (prior.get(p.id) ?? 0), `imported by the query as ${p.local}`);
     // Receivers first: a member resolved through its receiver's type keeps that reason. Only a class-like object
     // is a type: a local bound to a function's result stays unresolved.
     const resolveName = (name: string) => resolver.resolve(asRef({ source: 0, kind: 'call', name, qualifier: null, module: null, alias: null, line: 0 }));
