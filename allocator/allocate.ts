@@ -259,7 +259,7 @@ export function allocate(
 
   // 5c. Depth: what is still left grows the blocks in order, slots first (never past b_obj, never cut in the fill).
   if (filled) {
-    filled.remaining = deepen(placed, filled.remaining, opts.objectCap, (b, allowance) => renderGroup(b.gi, allowance, queryTokens, tok, opts.headLines), tok, opts.headLines);
+    filled.remaining = deepen(placed, filled.remaining, opts.objectCap, (b, allowance) => renderGroup(b.gi, allowance, queryTokens, tok, opts.headLines), tok, opts.headLines, (id) => infos.get(id));
     filled.whole = filled.added.filter((b) => b.rendered.outcome === 'whole' && b.input === b.gi.input).length;
     filled.outlines = filled.added.filter((b) => isOutline(b.rendered)).length;
     filled.heads = filled.added.length - filled.whole - filled.outlines;

@@ -8,6 +8,7 @@
 import type { Tokenizer } from '../indexer/tokenizer.ts';
 import { overlapping, within } from './containment.ts';
 import { groupInput, outlines, touchedOf, type GroupInput } from './form.ts';
+import { grow, growthBefore, growthOffers, support } from './growth.ts';
 import { headInput } from './head.ts';
 import { expandOutline, isOutline, outlineWithin, type RenderedOutline } from './outline.ts';
 import { renderInput, renderWindow, WHOLE_OVER_COMPACT, wholeInsteadOf, wholeRendered, wholeText, wholeTokens, wholeWithin, type Rendered, type RenderInput } from './render.ts';
@@ -144,6 +145,11 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
   const { tok, separatorTokens: sep } = ctx;
   const out: FillResult = { added: [], whole: 0, outlines: 0, heads: 0, merged: 0, skipped: 0, skippedStructural: 0, notConsidered: 0, remaining: leftover };
   let left = leftover;
+  const offers = growthOffers(ctx.objectCap, tok);
+  // The most support still waiting from k on (the order puts a slot's members first, whatever their support): a
+  // growth goes first only when it is worth more than every object it could take the room from.
+  const waiting = rest.map((p) => (ctx.admits(p) ? support(p) : 0));
+  for (let k = waiting.length - 2; k >= 0; k--) waiting[k] = Math.max(waiting[k], waiting[k + 1]);
   const skip = (p: Position) => {
     out.skipped++;
     if (p.viaStructure) out.skippedStructural++;
@@ -286,6 +292,13 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       skip(p);
       continue;
     }
+    // A block shown in part that is worth more per token than this one grows first; then this one is placed anew.
+    const g = growthBefore(offers(placed, left), waiting[k], block.rendered.tokens + sep);
+    if (g) {
+      left -= grow(g);
+      k--;
+      continue;
+    }
     left -= block.rendered.tokens + sep;
     placed.push(block);
     out.added.push(block);
@@ -295,11 +308,36 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
   return out;
 }
 
+/**
+ * An outline's growth by its nested objects (the members the context touches, in the order they were allocated):
+ * the outline with the first of them whole, then the first two, ... while within `room`.
+ */
+function membersWhole(b: Placed, room: number, spanOf: (id: string) => { startLine: number; endLine: number } | undefined, tok: Tokenizer): Rendered[] {
+  if (!isOutline(b.rendered) || b.input !== b.gi.input) return [];
+  let r: RenderedOutline = b.rendered;
+  const out: Rendered[] = [];
+  for (const s of b.gi.group.nested) {
+    const span = spanOf(s.position.objectId);
+    if (!span) continue;
+    const from = Math.max(0, span.startLine - b.input.startLine);
+    const to = Math.min(b.input.lines.length - 1, span.endLine - b.input.startLine);
+    if (to - from + 1 > room) continue;
+    const bigger = expandOutline(b.input, r, lines(from, to), tok);
+    if (!bigger) continue;
+    if (bigger.tokens > room) break;
+    out.push((r = bigger));
+  }
+  return out;
+}
+
 // Depth rule: once every object has its place, what is left grows the blocks: the K slots first, in rank order,
 // each within b_obj (whole, a larger outline or window); then the fill's blocks, each to whole or, a class or module
 // shown by its head, to its outline, the cheapest growth first (rank order among equals). Which further object the
 // query needs is uncertain, so what is left completes as many of them as it can rather than one large one first.
-export function deepen(placed: Placed[], left: number, objectCap: number, grow: (b: Placed, allowance: number) => Rendered, tok: Tokenizer, headLines: number): number {
+export function deepen(
+  placed: Placed[], left: number, objectCap: number, grow: (b: Placed, allowance: number) => Rendered, tok: Tokenizer, headLines: number,
+  spanOf: (id: string) => { startLine: number; endLine: number } | undefined = () => undefined,
+): number {
   for (const b of placed) {
     if (left <= 0) break;
     if (b.filled || shownWhole(b)) continue;
@@ -311,18 +349,20 @@ export function deepen(placed: Placed[], left: number, objectCap: number, grow: 
     b.rendered = r;
     b.allowance = allowance;
   }
-  // Each fill block's forms that grow it: whole, and for a class or module shown by its head its outline (with
-  // that head); the block takes the larger one that still fits when its turn comes.
+  // Each fill block's forms that grow it: whole, and for a class or module shown by its head its outline (with that
+  // head); and any outline's (a slot's too) with its nested objects whole one after another, past b_obj as the fill's
+  // blocks grow. The block takes the largest one that still fits when its turn comes.
   const steps: { b: Placed; forms: Rendered[] }[] = [];
   for (const b of placed) {
     if (left <= 0) break;
-    if (!b.filled || shownWhole(b)) continue;
+    if (shownWhole(b) || (!b.filled && !isOutline(b.rendered))) continue;
     const room = b.rendered.tokens + left;
-    const whole = wholeWithin(b.gi.input, room, tok);
+    const members = membersWhole(b, room, spanOf, tok);
+    const whole = b.filled ? wholeWithin(b.gi.input, room, tok) : null;
     if (whole) b.gi.d = whole.tokens;
-    const outline = !isOutline(b.rendered) && outlines(b.gi)
+    const outline = b.filled && !isOutline(b.rendered) && outlines(b.gi)
       ? outlineWithin(b.gi.input, b.gi.plan(), room, tok, { touched: touchedOf(b.gi.group), opening: headLines }) : null;
-    const forms = [whole, outline].filter((r): r is Rendered => r !== null && r.tokens > b.rendered.tokens && r.tokens <= room);
+    const forms = [whole, outline, ...members].filter((r): r is Rendered => r !== null && r.tokens > b.rendered.tokens && r.tokens <= room);
     if (forms.length) steps.push({ b, forms: forms.sort((x, y) => y.tokens - x.tokens) });
   }
   const least = (s: { b: Placed; forms: Rendered[] }) => s.forms.at(-1)!.tokens - s.b.rendered.tokens;

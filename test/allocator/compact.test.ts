@@ -25,7 +25,9 @@ describe('compact forms only where they save: the fill\'s heads', () => {
     const first = fn('first', n);
     const others = Array.from({ length: 12 }, (_, k) => fn(`other_${k}`, 60));
     const objects = [core, first, ...others];
-    const candidates = objects.map((o, k) => structural(view(o, 100 - k)));
+    // The others more likely than `first` (relevance): its growth is never worth more than their heads (growth.ts),
+    // so breadth runs out first.
+    const candidates = objects.map((o, k) => ({ ...structural(view(o, 100 - k)), relevance: o === first ? 0.5 : 1 }));
     const a = allocate(`from pkg import ${objects.map((o) => o.name).join(', ')}`, candidates, memorySource(objects), tok, { slots: '1+0', budget: 1500 });
     expect(a.totalTokens).toBeLessThanOrEqual(1500);
     expect(a.trace.fill!.skipped).toBeGreaterThan(0);
