@@ -171,9 +171,9 @@ async function main(): Promise<void> {
     const cold = await measure(process.execPath, [BIN, 'index', repo, '--json'], process.env, progressEvery(60_000));
     if (cold.code !== 0) throw new Error(`allot index failed: ${cold.stderr.slice(-2000)}`);
     const rerun = await measure(process.execPath, [BIN, 'index', repo, '--json']);
-    const summary = JSON.parse(cold.stdout) as { objects: number; views: number; files: number };
+    const summary = JSON.parse(cold.stdout) as { objects: number; views: number; files: number; parsed: number; restored: number };
     const dbMb = sizeOf(db) / MB;
-    console.log(`  cold index ${cold.seconds.toFixed(1)} s, ${cpuOf(cold.stderr).toFixed(1)} CPU-s, peak RSS ${cold.peakRssMb.toFixed(0)} MB; ${summary.files} files, ${summary.objects} objects, ${summary.views} views; database ${dbMb.toFixed(0)} MB (${(dbMb / (made.bytes / MB)).toFixed(2)}x the source)`);
+    console.log(`  cold index ${cold.seconds.toFixed(1)} s, ${cpuOf(cold.stderr).toFixed(1)} CPU-s, peak RSS ${cold.peakRssMb.toFixed(0)} MB; ${summary.files} files (${summary.parsed} parsed, ${summary.restored} restored: content seen under another path), ${summary.objects} objects, ${summary.views} views; database ${dbMb.toFixed(0)} MB (${(dbMb / (made.bytes / MB)).toFixed(2)}x the source)`);
     console.log(`  no-change re-run ${rerun.seconds.toFixed(2)} s, ${cpuOf(rerun.stderr).toFixed(2)} CPU-s`);
 
     const reader = openStore(db, { readonly: true });
