@@ -11,14 +11,18 @@ export interface Measured {
   code: number | null;
 }
 
-export function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Measured> {
+/** `onStderr` sees the command's stderr as it comes (a long run's progress lines), before GNU time's report. */
+export function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env, onStderr?: (chunk: string) => void): Promise<Measured> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn('/usr/bin/time', ['-v', cmd, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      onStderr?.(d);
+    });
     child.once('error', (err) => reject(new Error(`cannot run /usr/bin/time (apt-get install time, or run test/bench/corpora.sh): ${err.message}`)));
     child.once('close', (code) => {
       const rss = stderr.match(/Maximum resident set size \(kbytes\): (\d+)/);
