@@ -9,7 +9,7 @@
  */
 import { isFixTarget } from './fix-targets.ts';
 import { issueWords, pathWords } from './inventory.ts';
-import { issueSignals, messageFragments, stripEnvironment, type IssueSignals } from './issue-signals.ts';
+import { issueSignals, messageFragments, stripEnvironment, type IssueSignals } from '../../indexer/retrieve/issue-signals.ts';
 import { suffixIndex } from './parse-answer.ts';
 import type { Answer, AnswerSource, FileSource } from './types.ts';
 

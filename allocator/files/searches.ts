@@ -4,7 +4,7 @@
  * derived from the issue; each adds short spans from files not already chosen.
  */
 import { isFixTarget } from './fix-targets.ts';
-import { issueSignals, messageFragments, type IssueSignals } from './issue-signals.ts';
+import { issueSignals, messageFragments, type IssueSignals } from '../../indexer/retrieve/issue-signals.ts';
 import { parseSearchLine } from './parse-answer.ts';
 import type { FileSource, LineSpan, SearchRecord, SearchSpec } from './types.ts';
 

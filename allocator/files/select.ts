@@ -8,7 +8,7 @@ import { getTokenizer, TOKENIZER_NAMES, type TokenizerName } from '../../indexer
 import { agreeAtTheTop, agreeThird, agreeTwo, cleanAnswer, firstAnswerFirst, type DroppedPath } from './agree.ts';
 import { baselineSelection, BASELINES, type BaselineName } from './baselines.ts';
 import { buildInventory, type Inventory } from './inventory.ts';
-import { issueSignals } from './issue-signals.ts';
+import { issueSignals } from '../../indexer/retrieve/issue-signals.ts';
 import type { LlmConfig } from './llm.ts';
 import { FILE_RETRIEVERS, offlineAnswerSource, offlineDenseQueries, type FileRetriever } from './offline.ts';
 import { DEFAULT_FILES_BUDGET, FILE_CAP, renderBlocks, SPAN_CAP, type BlockRequest } from './render.ts';

@@ -16,6 +16,7 @@ import { createStructuralRetriever } from '../../indexer/retrieve/structural.ts'
 import { denseRetriever, type QueryEmbedder } from '../../indexer/retrieve/dense.ts';
 import { asksOf, hybridOf } from '../../indexer/retrieve/select.ts';
 import { chunkCandidates } from '../../indexer/retrieve/chunks.ts';
+import { literalRetriever } from '../../indexer/retrieve/literal-evidence.ts';
 import { storeObjectSource } from '../../indexer/store/object-source.ts';
 import { getObjects } from '../../indexer/store/read.ts';
 import type { DB } from '../../indexer/store/open.ts';
@@ -111,7 +112,7 @@ export function methodEnv(db: DB, tokenizer: Tokenizer = getTokenizer('cl100k_ba
       // The task's file is the query's own: relative imports resolve from it, and the walk never passes through it.
       const mine = own(exclusion);
       // `hybrid` is `--retriever hybrid` on an index without vectors, exactly.
-      const inner = kind === 'structural' ? mine : hybridOf(mine, bm25Retriever(db), null, { codeFile: exclusion?.path, asks: asksOf(db) });
+      const inner = kind === 'structural' ? mine : hybridOf(mine, bm25Retriever(db), null, { codeFile: exclusion?.path, asks: asksOf(db), literals: literalRetriever(db) });
       const retriever = excludingRetriever(inner, exclusion);
       structural.set(kind, { key, retriever });
       return retriever;
@@ -131,7 +132,7 @@ export function methodEnv(db: DB, tokenizer: Tokenizer = getTokenizer('cl100k_ba
         kind === 'dense' ? dense
         : kind === 'bm25-dense' ? hybridRetriever([{ retriever: bm25Retriever(db), weight: 1 }, { retriever: dense, weight: 1 }])
         // `--retriever hybrid` on an index with vectors, exactly (its dense part answers prose queries only).
-        : hybridOf(own(exclusion), bm25Retriever(db), dense, { codeFile: exclusion?.path, asks: asksOf(db) });
+        : hybridOf(own(exclusion), bm25Retriever(db), dense, { codeFile: exclusion?.path, asks: asksOf(db), literals: literalRetriever(db) });
       const retriever = excludingRetriever(inner, exclusion);
       structural.set(kind, { key, retriever });
       return retriever;

@@ -8,6 +8,11 @@ export const DEFAULT_RRF_K = 10;
 export interface Weighted {
   retriever: Retriever;
   weight: number;
+  /**
+   * A list that answers only some queries (quoted literals): when it finds nothing it is as if absent, so it dilutes
+   * no other list's relevance and widens no leader's protection.
+   */
+  optional?: boolean;
 }
 
 /** What a `Candidate.weak` candidate (a plain word that happens to name the object) counts, as a share of its list's weight. */
@@ -59,10 +64,13 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
       const receiver = new Set<string>();
       const support = new Map<string, number>();
       let supportWeight = 0;
-      for (const [i, { retriever, weight }] of parts.entries()) {
+      let answering = 0;
+      for (const [i, { retriever, weight, optional }] of parts.entries()) {
         const ranks = new Map<string, number>();
         const weak = new Set<string>();
         const list = retriever.retrieve(query, k);
+        if (optional && list.length === 0) continue;
+        answering++;
         // Relevance: each list's own scores relative to its best (CombSUM of max-normalised scores), so it falls
         // where the evidence falls, not where the ranks do.
         if (opts.relevance && (!opts.relevanceFrom || opts.relevanceFrom.includes(i))) {
@@ -98,7 +106,7 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
         const lifted = evidenceObjects(score, fiberOf);
         for (const [id, s] of score) if (lifted.has(id)) score.set(id, s * (1 + FILE_BOOST * files.get(fiberOf.get(id)!)!));
       }
-      if (opts.protectLeader && leader !== undefined) keepAmongFirst(score, leader, parts.length);
+      if (opts.protectLeader && leader !== undefined) keepAmongFirst(score, leader, answering);
       return [...views.values()]
         .map(({ weak: _weak, ...c }) => ({
           ...c, score: score.get(c.objectId)!, reason: reasons.get(c.objectId)!.join('; '),

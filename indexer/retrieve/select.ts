@@ -7,6 +7,7 @@ import type { Retriever } from './retriever.ts';
 import { structuralRetriever, type StructuralOptions } from './structural.ts';
 import { guessLanguage } from './query-reading.ts';
 import { asksIn, readProse } from './prose-reading.ts';
+import { literalRetriever } from './literal-evidence.ts';
 import { isAsidePath, normalizePath } from '../paths.ts';
 import { DEFAULT_RETRIEVER, type RetrieverName } from './names.ts';
 
@@ -48,7 +49,7 @@ async function namedRetriever(db: DB, name: RetrieverName, opts: StructuralOptio
   const structural = await structuralRetriever(db, opts);
   if (name === 'structural') return structural;
   const dense = await activeEmbedder(db);
-  return hybridOf(structural, bm25Retriever(db), dense.on ? denseRetriever(db, dense.embedder) : null, { rrfK: opts.rrfK, codeFile: opts.path, asks: asksOf(db) });
+  return hybridOf(structural, bm25Retriever(db), dense.on ? denseRetriever(db, dense.embedder) : null, { rrfK: opts.rrfK, codeFile: opts.path, asks: asksOf(db), literals: literalRetriever(db) });
 }
 
 /**
@@ -100,6 +101,7 @@ export function hybridOf(structural: Retriever, bm25: Retriever, dense: Retrieve
       ? [{ retriever: bm25, weight: 2 }, { retriever: side(structural), weight: 1 }]
       : [{ retriever: side(structural), weight: 2 }, { retriever: k === 'code' ? shallow(bm25) : bm25, weight: 1 }];
     if (dense && k !== 'code') parts.push({ retriever: side(dense), weight: 1 });
+    if (opts.literals && k !== 'code') parts.push({ retriever: opts.literals, weight: LITERAL_WEIGHT, optional: true });
     r = hybridRetriever(parts, 'hybrid', opts.rrfK, k === 'prose' ? { protectLeader: true, fileEvidence: true, relevance: true }
       : k === 'names' ? { relevance: true }
       // The lines at a cursor: the relevance of structure alone (what the code imports, calls and names), which an
@@ -117,10 +119,18 @@ export function hybridOf(structural: Retriever, bm25: Retriever, dense: Retrieve
 
 export interface HybridOptions {
   rrfK?: number;
+  /** Objects holding what a question or names quote literally (`literalRetriever`): a list of their own when found. */
+  literals?: Retriever;
   codeFile?: string;
   /** What a query asks for (tests, docs) in this repository (`asksOf`); by default its words alone (`readProse`). */
   asks?: (query: string) => { tests: boolean; docs: boolean };
 }
+
+/**
+ * What a quoted message, line or flag found in a few source files weighs in fusion: as much as the words' list leads
+ * with (BM25 in a question), since it names where the text is written rather than where its words are.
+ */
+export const LITERAL_WEIGHT = 2;
 
 /** What a query asks for in the index's repository: a word naming one of its modules asks for nothing (`asksIn`). */
 export function asksOf(db: DB): (query: string) => { tests: boolean; docs: boolean } {

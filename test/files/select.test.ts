@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInventory, pathWords, rankPaths } from '../../allocator/files/inventory.ts';
-import { issueSignals, messageFragments, stripEnvironment } from '../../allocator/files/issue-signals.ts';
+import { issueSignals, messageFragments, stripEnvironment } from '../../indexer/retrieve/issue-signals.ts';
 import { lexicalRanking, offlineAnswerSource, pathRanking, structuralRanking, titleRanking } from '../../allocator/files/offline.ts';
 import { inventory, selectFiles } from '../../allocator/files/select.ts';
 import type { AnswerSource } from '../../allocator/files/types.ts';
