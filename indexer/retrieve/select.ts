@@ -101,7 +101,8 @@ export function hybridOf(structural: Retriever, bm25: Retriever, dense: Retrieve
       ? [{ retriever: bm25, weight: 2 }, { retriever: side(structural), weight: 1 }]
       : [{ retriever: side(structural), weight: 2 }, { retriever: k === 'code' ? shallow(bm25) : bm25, weight: 1 }];
     if (dense && k !== 'code') parts.push({ retriever: side(dense), weight: 1 });
-    if (opts.literals && k !== 'code') parts.push({ retriever: opts.literals, weight: LITERAL_WEIGHT, optional: true });
+    // Prose only: a names query is often pasted code, whose every line would be searched for in every source file (~75 CPU-ms on SymPy).
+    if (opts.literals && k === 'prose') parts.push({ retriever: opts.literals, weight: LITERAL_WEIGHT, optional: true });
     r = hybridRetriever(parts, 'hybrid', opts.rrfK, k === 'prose' ? { protectLeader: true, fileEvidence: true, relevance: true }
       : k === 'names' ? { relevance: true }
       // The lines at a cursor: the relevance of structure alone (what the code imports, calls and names), which an
