@@ -92,7 +92,6 @@ export function literalRetriever(db: DB): Retriever {
      WHERE f.path = ? AND o.start_line <= ? AND o.end_line >= ? AND o.kind NOT IN ('module', 'file')
      ORDER BY o.start_line DESC, o.end_line ASC LIMIT 1`,
   );
-  const found = new Map<string, { kind: string; name: string; path: string }>();
   // The fusion asks again at other depths for the same query: the scan is made once.
   let last: { query: string; ranked: Candidate[] } | undefined;
   const ranked = (query: string): Candidate[] => {
@@ -103,6 +102,8 @@ export function literalRetriever(db: DB): Retriever {
   const rank = (query: string): Candidate[] => {
     const quotes = quotedTexts(query);
     if (!quotes.length) return [];
+    // Per query: a map kept across queries would grow for the daemon's whole life.
+    const found = new Map<string, { kind: string; name: string; path: string }>();
     const needles = [...new Set(quotes.flat())];
     const at = new Map<string, Map<string, number[]>>(needles.map((n) => [n, new Map()]));
     for (const r of texts.iterate() as IterableIterator<{ path: string; text: string }>) {
