@@ -18,8 +18,9 @@ const BINDINGS: [RegExp, number, number][] = [
   [new RegExp(String.raw`(?:^|[^\w$.])(${ID})\s*(?::[^=\n]+)?=\s*(?:new\s+)?(?:${ID}\.)*([A-Z][\w$]*)\s*(?:<[^>\n]*>)?\s*\(`, 'gm'), 1, 2],
   // an unqualified callee of any case (`pot = preorder_traversal(e)`): the index decides whether it names a class
   [new RegExp(String.raw`(?:^|[^\w$.])(${ID})\s*(?::[^=\n]+)?=\s*(?:new\s+)?([a-z_][\w$]*)\s*(?:<[^>\n]*>)?\s*\(`, 'gm'), 1, 2],
-  // declared types: TS/JS/Python annotations and Rust `x: C`, `x: &mut C`, `x?: C`
-  [new RegExp(String.raw`(?:^|[(,\s])(${ID})\??\s*:\s*&?(?:mut\s+)?(?:${ID}\.)*([A-Z][\w$]*)`, 'gm'), 1, 2],
+  // declared types: TS/JS/Python annotations and Rust `x: C`, `x: &mut C`, `x?: C`, on one line (a block's colon
+  // ends its line: `else:` then `Foo(...)` on the next declares nothing)
+  [new RegExp(String.raw`(?:^|[(,\s])(${ID})\??[ \t]*:[ \t]*&?(?:mut[ \t]+)?(?:${ID}\.)*([A-Z][\w$]*)`, 'gm'), 1, 2],
   // Java / C-like declarations `C x =`, `final C x;`, `(C x,`
   [new RegExp(String.raw`(?:^|[(,\s])([A-Z][\w$]*)(?:<[^>\n]*>)?\s+(${ID})\s*[=;,)]`, 'gm'), 2, 1],
   // Go `x := C{`, `x := &C{`, `var x *C`, `func (x *C)`
@@ -30,7 +31,10 @@ const BINDINGS: [RegExp, number, number][] = [
   [new RegExp(String.raw`\blet\s+(?:mut\s+)?(${ID})\s*=\s*([A-Z]\w*)\s*(?:::|\{)`, 'gm'), 1, 2],
 ];
 
-const NOT_TYPES = new Set(['self', 'this', 'cls', 'super', 'return', 'new', 'await', 'yield', 'if', 'for', 'while', 'not', 'and', 'or', 'in', 'is', 'print', 'len', 'str', 'int', 'list', 'dict', 'set', 'tuple', 'string', 'number', 'boolean', 'any', 'void', 'String', 'Object', 'Array', 'Promise']);
+/** Keywords of the languages read here: never a variable nor a type (`else:`, `lambda x:`, `except Foo:`). */
+const KEYWORDS = new Set(['else', 'elif', 'try', 'except', 'finally', 'with', 'lambda', 'True', 'False', 'None', 'def', 'class', 'pass', 'raise', 'del', 'global', 'nonlocal', 'assert', 'import', 'from', 'as', 'switch', 'do', 'catch', 'throw', 'typeof', 'instanceof', 'const', 'let', 'var', 'function', 'true', 'false', 'null', 'undefined', 'break', 'continue', 'impl', 'fn', 'mut', 'pub', 'defer', 'func', 'package', 'interface', 'struct', 'enum', 'static', 'final', 'public', 'private', 'protected']);
+
+const NOT_TYPES = new Set([...KEYWORDS, 'self', 'this', 'cls', 'super', 'return', 'new', 'await', 'yield', 'if', 'for', 'while', 'not', 'and', 'or', 'in', 'is', 'print', 'len', 'str', 'int', 'list', 'dict', 'set', 'tuple', 'string', 'number', 'boolean', 'any', 'void', 'String', 'Object', 'Array', 'Promise']);
 
 export interface Receivers {
   /**

@@ -6,6 +6,7 @@ import type { ResolverReference } from '../resolve/resolve.ts';
 import { prepared, type DB } from '../store/open.ts';
 import { TYPE_KINDS, type Candidate, type CodeLanguage, type ExtractedReference, type ObjectKind, type ViewKind } from '../types.ts';
 import { personalizedPageRank } from './graph.ts';
+import { parallelMembers, type ResolvedMemberCall } from './parallel-calls.ts';
 import { pendingPrior, type ImportSeen } from './pending-prior.ts';
 import type { LoadedLanguage } from '../languages/registry.ts';
 import { STOP_WORDS, type TermShape } from './prose-reading.ts';
@@ -118,7 +119,7 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
       if (k <= 0) return [];
       const s = structureOf(db);
       const reading = readQuery(query, grammars, opts.path);
-      const seeds = seedObjects(s, reading, opts.path, inheritedMember, usesOf, writtenBefore());
+      const seeds = seedObjects(s, reading, opts.path, inheritedMember, (c, m) => memberOf.get(c, m) as string | undefined, usesOf, writtenBefore());
       const ranked: ({ id: string } & Seed)[] = [...seeds.entries()].map(([id, seed]) => ({ id, ...seed }));
       // A code query (the lines at a cursor) is about to use what it names: those objects render as their heads.
       const code = reading.language !== null;
@@ -279,6 +280,7 @@ function seedObjects(
   reading: QueryReading,
   path: string | undefined,
   inheritedMember: (classId: string, name: string) => string | undefined,
+  directMember: (classId: string, name: string) => string | undefined,
   usesOf: (containerId: string) => ReadonlyMap<string, number>,
   writtenBefore: { has(name: string): boolean } | null,
 ): Map<string, Seed> {
@@ -306,6 +308,10 @@ function seedObjects(
   });
   const receivers = new Map<string, ReceiverUse>();
   const called = new Set<string>();
+  // Member calls resolved through a class, and the query's pending classes: parallel calls (parallel-calls.ts).
+  const memberCalls: ResolvedMemberCall[] = [];
+  const pendingClasses: { id: string; order: number }[] = [];
+  const importOrder = new Map<string, number>();
   const isType = (id: string | undefined): id is string => id !== undefined && TYPE_KINDS.has(s.objects.get(id)?.kind as ObjectKind);
   // One receiver may be bound to several locals: the first binding names it, every local counts for recency.
   const bind = (id: string, how: string, local: string) => {
@@ -326,6 +332,8 @@ function seedObjects(
       const id = resolver.resolveImport(asRef(imp));
       const o = id ? s.objects.get(id) : undefined;
       const whole = !!o && (o.kind === 'module' || o.kind === 'file');
+      if (id && !importOrder.has(id)) importOrder.set(id, order);
+      if (id && unused && isType(id)) pendingClasses.push({ id, order });
       // A pending name is seeded once every pending import is known: which of them comes next is their prior's to say.
       if (id && unused && !whole) pending.push({ id, local, order });
       else add(id, unused ? WEIGHT.importedUnused : WEIGHT.imported, `imported by the query as ${local}`);
@@ -358,9 +366,10 @@ function seedObjects(
       const id = resolveType(base);
       if (id) bind(id, `self: a ${base}`, 'self');
     }
-    for (const [id, reason] of receiverCalls(reading, resolveType, inheritedMember)) {
+    for (const [id, reason, classId] of receiverCalls(reading, resolveType, inheritedMember)) {
       add(id, WEIGHT.called, reason);
       called.add(id);
+      memberCalls.push({ name: s.objects.get(id)!.name, classId });
     }
     for (const call of reading.calls) {
       const id = resolver.resolve(asRef(call));
@@ -369,10 +378,17 @@ function seedObjects(
         called.add(id);
         // `C.m(`: the class the qualifier names is a receiver too, whose other members the next lines may call.
         const parent = s.objects.get(id)?.parentId;
-        if (parent && resolveType(call.qualifier) === parent) bind(parent, `${call.qualifier}.`, call.qualifier);
+        const through = resolveType(call.qualifier);
+        if (parent && through === parent) bind(parent, `${call.qualifier}.`, call.qualifier);
+        if (through) memberCalls.push({ name: call.name, classId: through });
       }
       // A class the query instantiates: an instance in play, whose members the next lines may call.
       if (id && s.objects.get(id)?.kind === 'class') bind(id, `${call.name}(...)`, call.name);
+    }
+    // The same member called through two or more classes: the next pending classes of that family offer it too.
+    for (const p of parallelMembers(memberCalls, pendingClasses, directMember, MEMBERS_PER_RECEIVER, (c) => importOrder.get(c))) {
+      const share = SHAPE_SHARE[reading.language === null || reading.prose.mostlyProse ? shapesOf(reading)(p.name) : 'identifier'];
+      if (!seeds.has(p.id)) add(p.id, WEIGHT.importedUnused * share, `member ${p.name} of ${s.objects.get(p.classId)?.name}, imported by the query and not yet used: the query calls ${p.name} through other classes`);
     }
   } finally {
     resolver.restoreBindings(queryPath, saved);
@@ -455,39 +471,41 @@ const SELF_RECEIVERS = new Set(['self', 'this', 'cls', 'super', 'super()']);
  * (`x = C(...)`, `x: C`, ...) resolves as the member `m` of `C` or of a base of `C`; `C(...).m(` likewise;
  * `self.m`, `this.m` and `super().m` in a class the query declares resolve to what its bases define or inherit.
  * `resolveName` resolves a name with the query's imports; `member(classId, m)` looks `m` up the class and its bases.
+ * Each call as [member id, reason, the class it resolved through].
  */
 export function receiverCalls(
   reading: QueryReading,
   resolveName: (name: string) => string | undefined,
   member: (classId: string, name: string) => string | undefined,
-): [string, string][] {
-  const out: [string, string][] = [];
+): [string, string, string][] {
+  const out: [string, string, string][] = [];
   const { types, chained, bases } = reading.receivers;
-  const memberOfType = (type: string, name: string): string | undefined => {
+  const memberOfType = (type: string, name: string): [string, string] | undefined => {
     const cls = resolveName(type);
-    return cls ? member(cls, name) : undefined;
+    const id = cls ? member(cls, name) : undefined;
+    return cls && id ? [id, cls] : undefined;
   };
   for (const call of reading.calls) {
     if (call.kind !== 'call' || !call.qualifier) continue;
     const type = types.get(call.qualifier);
     if (type) {
-      const id = memberOfType(type, call.name);
-      if (id) out.push([id, `called in the query as ${call.qualifier}.${call.name} (${call.qualifier}: ${type})`]);
+      const hit = memberOfType(type, call.name);
+      if (hit) out.push([hit[0], `called in the query as ${call.qualifier}.${call.name} (${call.qualifier}: ${type})`, hit[1]]);
       continue;
     }
     if (SELF_RECEIVERS.has(call.qualifier)) {
       for (const base of bases) {
-        const id = memberOfType(base, call.name);
-        if (id) {
-          out.push([id, `called in the query as ${call.qualifier}.${call.name} (inherited from ${base})`]);
+        const hit = memberOfType(base, call.name);
+        if (hit) {
+          out.push([hit[0], `called in the query as ${call.qualifier}.${call.name} (inherited from ${base})`, hit[1]]);
           break;
         }
       }
     }
   }
   for (const c of chained) {
-    const id = memberOfType(c.qualifier, c.name);
-    if (id) out.push([id, `called in the query as ${c.qualifier}(...).${c.name}`]);
+    const hit = memberOfType(c.qualifier, c.name);
+    if (hit) out.push([hit[0], `called in the query as ${c.qualifier}(...).${c.name}`, hit[1]]);
   }
   return out;
 }

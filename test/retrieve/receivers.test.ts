@@ -20,6 +20,13 @@ describe('receivers a query binds', () => {
     ['rust constructor path', 'let mut p = Parser::new(text);', 'p', 'Parser'],
     ['python constructor of a lower-case class (the index decides)', 'pot = preorder_traversal(expr)\nfor p in pot:', 'pot', 'preorder_traversal'],
     ['a method result is no binding', 'p = factory.make()', 'p', undefined],
+    // A declared type is on the declaration's line: a block's colon ends its line.
+    ['else: then a call on the next line binds nothing', 'if ok:\n    x = 1\nelse:\n    Parser(text)\n', 'else', undefined],
+    ['try: then a call on the next line binds nothing', 'try:\n    Parser(text)\nexcept ValueError:\n    pass\n', 'try', undefined],
+    ['a lambda is no receiver', 'key = lambda: Parser(text)', 'lambda', undefined],
+    ['a keyword constant is no variable', 'None = Parser(text)', 'None', undefined],
+    ['a keyword is no type (Java-like `C x =` read over a line break)', 'return None\nx = 1', 'x', undefined],
+    ['finally: then a typed parameter on its own line still binds', 'finally:\n    def run(p: Parser):', 'p', 'Parser'],
   ])('%s', (_name, text, variable, type) => {
     expect(readReceivers(text).types.get(variable)).toBe(type);
   });
@@ -28,6 +35,14 @@ describe('receivers a query binds', () => {
     const r = readReceivers('x = Parser(a, f(b)).parse(s)\ny = new Lexer().scan(t)\nclass Strict(base.Parser, Mixin):\n    pass\nclass Fast extends Lexer {');
     expect(r.chained).toEqual([{ qualifier: 'Parser', name: 'parse' }, { qualifier: 'Lexer', name: 'scan' }]);
     expect(r.bases).toEqual(['Parser', 'Mixin', 'Lexer']);
+  });
+
+  it('keywords are never receivers nor types', () => {
+    const r = readReceivers('try:\n    Parser(a)\nexcept Error:\n    pass\nelse:\n    Lexer(b)\nwith Lexer() as lx:\n    True\n');
+    for (const k of ['try', 'except', 'else', 'with', 'True']) {
+      expect(r.types.has(k)).toBe(false);
+      expect([...r.types.values()]).not.toContain(k);
+    }
   });
 });
 
@@ -49,6 +64,8 @@ describe('receiver resolution through the index', () => {
       // A lower-case class and a function: `x = name(...)` binds a type only when the index says the name is a class.
       'lang/walk.py': 'class walker:\n    def skip(self):\n        return 1\n\n\ndef compute(x):\n    def skip():\n        return 0\n    return skip\n',
       'other/skipper.py': 'class Skipper:\n    def skip(self):\n        return 2\n',
+      // A family of classes sharing one member name, but Delta.
+      'lang/family.py': 'class Alpha:\n    def apply(self):\n        return 1\n\n\nclass Beta:\n    def apply(self):\n        return 2\n\n    def undo(self):\n        return 0\n\n\nclass Gamma:\n    def apply(self):\n        return 3\n\n\nclass Delta:\n    def other(self):\n        return 4\n\n\nclass Epsilon:\n    def apply(self):\n        return 5\n',
       'other/decoy.ts': 'export class Decoy {\n  scan(t: string): string[] {\n    return [t];\n  }\n\n  reset(): void {}\n}\n',
     });
     db = await indexInPlace(repo);
@@ -111,6 +128,19 @@ describe('receiver resolution through the index', () => {
     expect(flags('from lang.grammar import Parser\n\nprint(Parser)\n').get('Parser')).toBe(false);
     const mod = [...flags('from lang import grammar\n\np = grammar.Parser()\n')];
     expect(mod.filter(([name, on]) => on && name.includes('grammar'))).toEqual([]);
+  });
+
+  it('the same member called through two classes: the next imported classes that define it offer it too', async () => {
+    const r = createStructuralRetriever(db, await loadQueryLanguages(), { path: 'app/main.py' });
+    const imports = 'from lang.family import Alpha, Beta, Gamma, Delta, Epsilon\n\n';
+    const parallel = (query: string) => r.retrieve(imports + query, 20).filter((c) => /through other classes/.test(c.reason)).map((c) => c.objectName);
+    // Gamma and Epsilon define apply (Delta does not): offered, the class imported next first.
+    const hits = r.retrieve(`${imports}Alpha.apply(x)\nBeta.apply(y)\n`, 20);
+    expect(parallel('Alpha.apply(x)\nBeta.apply(y)\n').sort()).toEqual(['Epsilon.apply', 'Gamma.apply']);
+    expect(hits.find((c) => c.objectName === 'Gamma.apply')?.reason).toMatch(/member apply of Gamma, imported by the query and not yet used: the query calls apply through other classes/);
+    // One class is no family; two different member names are none either.
+    expect(parallel('Alpha.apply(x)\n')).toEqual([]);
+    expect(parallel('Alpha.apply(x)\nBeta.undo(y)\n')).toEqual([]);
   });
 
   it.each([
