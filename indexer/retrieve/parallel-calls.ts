@@ -27,24 +27,29 @@ export interface ParallelMember {
   classId: string;
 }
 
+/** What the index says of a class: which member (if any) bears a name, and the file it is defined in. */
+export interface ClassFacts {
+  memberOf(classId: string, name: string): string | undefined;
+  fileOf(classId: string): string | undefined;
+}
+
 /**
  * Members of the pending classes named like a member the query calls through two or more different classes: per
- * name, at most `perName`, the classes imported after the last of those calls' classes first (imports list a
- * family in the order the code goes through it), then the earlier ones, each in import order. `memberOf` says
- * which member of a class (if any) bears a name; a member reached through two classes is listed once.
+ * name, at most `perName`, the classes defined in the same file as one of the called ones first (a family is
+ * declared together: `sin`, `cos`, `tan`), each group in import order. A member reached through two classes (one
+ * inherited) is listed once.
  * @example
  * parallelMembers(
  *   [{ name: 'eval', classId: 'sin' }, { name: 'eval', classId: 'cos' }],
- *   [{ id: 'tan', order: 2 }, { id: 'cot', order: 3 }],
- *   (c, m) => `${c}.${m}`, 6,
- * ) // [{ id: 'tan.eval', ... }, { id: 'cot.eval', ... }]
+ *   [{ id: 'log', order: 1 }, { id: 'tan', order: 2 }],
+ *   { memberOf: (c, m) => `${c}.${m}`, fileOf: (c) => (c === 'log' ? 'exponential.py' : 'trigonometric.py') }, 6,
+ * ) // [{ id: 'tan.eval', ... }, { id: 'log.eval', ... }]
  */
 export function parallelMembers(
   calls: readonly ResolvedMemberCall[],
   pending: readonly PendingClass[],
-  memberOf: (classId: string, name: string) => string | undefined,
+  facts: ClassFacts,
   perName: number,
-  orderOf: (classId: string) => number | undefined = () => undefined,
 ): ParallelMember[] {
   const classesByName = new Map<string, Set<string>>();
   for (const c of calls) {
@@ -56,14 +61,14 @@ export function parallelMembers(
   const seen = new Set<string>();
   for (const [name, classes] of classesByName) {
     if (classes.size < 2) continue;
-    const last = Math.max(-1, ...[...classes].map((c) => orderOf(c) ?? -1));
-    const candidates = pending
-      .filter((p) => !classes.has(p.id))
-      .sort((a, b) => Number(a.order < last) - Number(b.order < last) || a.order - b.order);
+    const files = new Set([...classes].map((c) => facts.fileOf(c)));
+    files.delete(undefined);
+    const apart = (p: PendingClass) => Number(!files.has(facts.fileOf(p.id)));
+    const candidates = pending.filter((p) => !classes.has(p.id)).sort((a, b) => apart(a) - apart(b) || a.order - b.order);
     let taken = 0;
     for (const p of candidates) {
       if (taken >= perName) break;
-      const id = memberOf(p.id, name);
+      const id = facts.memberOf(p.id, name);
       if (!id || seen.has(id)) continue;
       seen.add(id);
       out.push({ id, name, classId: p.id });

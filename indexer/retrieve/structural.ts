@@ -311,7 +311,6 @@ function seedObjects(
   // Member calls resolved through a class, and the query's pending classes: parallel calls (parallel-calls.ts).
   const memberCalls: ResolvedMemberCall[] = [];
   const pendingClasses: { id: string; order: number }[] = [];
-  const importOrder = new Map<string, number>();
   const isType = (id: string | undefined): id is string => id !== undefined && TYPE_KINDS.has(s.objects.get(id)?.kind as ObjectKind);
   // One receiver may be bound to several locals: the first binding names it, every local counts for recency.
   const bind = (id: string, how: string, local: string) => {
@@ -332,8 +331,9 @@ function seedObjects(
       const id = resolver.resolveImport(asRef(imp));
       const o = id ? s.objects.get(id) : undefined;
       const whole = !!o && (o.kind === 'module' || o.kind === 'file');
-      if (id && !importOrder.has(id)) importOrder.set(id, order);
-      if (id && unused && isType(id)) pendingClasses.push({ id, order });
+      // A family the query's lines go through: a class they have not used yet is its next member, whatever the file's
+      // earlier lines did (as a module stays a pending receiver).
+      if (id && unusedHere && isType(id)) pendingClasses.push({ id, order });
       // A pending name is seeded once every pending import is known: which of them comes next is their prior's to say.
       if (id && unused && !whole) pending.push({ id, local, order });
       else add(id, unused ? WEIGHT.importedUnused : WEIGHT.imported, `imported by the query as ${local}`);
@@ -386,10 +386,14 @@ function seedObjects(
       if (id && s.objects.get(id)?.kind === 'class') bind(id, `${call.name}(...)`, call.name);
     }
     // The same member called through two or more classes: the next pending classes of that family offer it too.
-    for (const p of parallelMembers(memberCalls, pendingClasses, directMember, MEMBERS_PER_RECEIVER, (c) => importOrder.get(c))) {
+    // Each name's list is in the order it offers them: the pending prior's scale keeps that order among equals.
+    const offered = parallelMembers(memberCalls, pendingClasses, { memberOf: directMember, fileOf: (c) => s.objects.get(c)?.path }, MEMBERS_PER_RECEIVER);
+    offered.forEach((p, k) => {
+      const first = offered.findIndex((q) => q.name === p.name);
+      const next = WEIGHT.pendingPrior * (1 - (k - first) / MEMBERS_PER_RECEIVER);
       const share = SHAPE_SHARE[reading.language === null || reading.prose.mostlyProse ? shapesOf(reading)(p.name) : 'identifier'];
-      if (!seeds.has(p.id)) add(p.id, WEIGHT.importedUnused * share, `member ${p.name} of ${s.objects.get(p.classId)?.name}, imported by the query and not yet used: the query calls ${p.name} through other classes`);
-    }
+      if (!seeds.has(p.id)) add(p.id, WEIGHT.importedUnused * share + next, `member ${p.name} of ${s.objects.get(p.classId)?.name}, imported by the query and not yet used: the query calls ${p.name} through other classes`);
+    });
   } finally {
     resolver.restoreBindings(queryPath, saved);
   }
