@@ -12,6 +12,8 @@ export interface ResolvedMemberCall {
   name: string;
   /** The class it resolved through. */
   classId: string;
+  /** How near the query's end it is called (0..1). */
+  at: number;
 }
 
 /** An imported class the query has not used yet, with its place among the query's imports (0 = first). */
@@ -34,13 +36,14 @@ export interface ClassFacts {
 }
 
 /**
- * Members of the pending classes named like a member the query calls through two or more different classes: per
+ * Members of the pending classes named like the query's last member call, when it calls that name through two or
+ * more different classes: per
  * name, at most `perName`, the classes defined in the same file as one of the called ones first (a family is
  * declared together: `sin`, `cos`, `tan`), each group in import order. A member reached through two classes (one
  * inherited) is listed once.
  * @example
  * parallelMembers(
- *   [{ name: 'eval', classId: 'sin' }, { name: 'eval', classId: 'cos' }],
+ *   [{ name: 'eval', classId: 'sin', at: 0.5 }, { name: 'eval', classId: 'cos', at: 1 }],
  *   [{ id: 'log', order: 1 }, { id: 'tan', order: 2 }],
  *   { memberOf: (c, m) => `${c}.${m}`, fileOf: (c) => (c === 'log' ? 'exponential.py' : 'trigonometric.py') }, 6,
  * ) // [{ id: 'tan.eval', ... }, { id: 'log.eval', ... }]
@@ -51,8 +54,12 @@ export function parallelMembers(
   facts: ClassFacts,
   perName: number,
 ): ParallelMember[] {
+  // The family the query is going through is that of its last member call: one it went through earlier is done.
+  const last = Math.max(-Infinity, ...calls.map((c) => c.at));
+  const latest = new Set(calls.filter((c) => c.at === last).map((c) => c.name));
   const classesByName = new Map<string, Set<string>>();
   for (const c of calls) {
+    if (!latest.has(c.name)) continue;
     const set = classesByName.get(c.name) ?? new Set<string>();
     set.add(c.classId);
     classesByName.set(c.name, set);

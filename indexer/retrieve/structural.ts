@@ -369,7 +369,7 @@ function seedObjects(
     for (const [id, reason, classId] of receiverCalls(reading, resolveType, inheritedMember)) {
       add(id, WEIGHT.called, reason);
       called.add(id);
-      memberCalls.push({ name: s.objects.get(id)!.name, classId });
+      memberCalls.push({ name: s.objects.get(id)!.name, classId, at: reading.recency.get(s.objects.get(id)!.name) ?? 0 });
     }
     for (const call of reading.calls) {
       const id = resolver.resolve(asRef(call));
@@ -380,7 +380,7 @@ function seedObjects(
         const parent = s.objects.get(id)?.parentId;
         const through = resolveType(call.qualifier);
         if (parent && through === parent) bind(parent, `${call.qualifier}.`, call.qualifier);
-        if (through) memberCalls.push({ name: call.name, classId: through });
+        if (through) memberCalls.push({ name: call.name, classId: through, at: reading.recency.get(call.name) ?? 0 });
       }
       // A class the query instantiates: an instance in play, whose members the next lines may call.
       if (id && s.objects.get(id)?.kind === 'class') bind(id, `${call.name}(...)`, call.name);

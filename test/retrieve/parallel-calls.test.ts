@@ -9,7 +9,7 @@ const facts = {
   fileOf: (c: string) => ('ABCD'.includes(c) ? 'family.py' : 'other.py'),
 };
 const pendingOf = (ids: string[]): PendingClass[] => ids.map((id) => ({ id, order: order[id] }));
-const call = (classId: string, name = 'eval'): ResolvedMemberCall => ({ classId, name });
+const call = (classId: string, name = 'eval', at = 1): ResolvedMemberCall => ({ classId, name, at });
 
 type Case = [string, ResolvedMemberCall[], string[], number, string[]];
 
@@ -21,6 +21,8 @@ describe('members of pending classes named like a member the query calls through
     ['called classes in two files: both families come first', [call('C'), call('F')], ['A', 'B', 'E'], 6, ['E.eval', 'A.eval', 'B.eval']],
     ['at most perName per name', [call('A'), call('B')], ['C', 'E', 'F'], 2, ['C.eval', 'E.eval']],
     ['each name on its own: doit through B and D, eval through one class only', [call('B', 'doit'), call('D', 'doit'), call('A')], ['C', 'E'], 6, []],
+    ['only the last member call\'s family: eval through A and B is done once doit is called after', [call('A', 'eval', 0.5), call('B', 'eval', 0.5), call('B', 'doit')], ['C', 'E'], 6, []],
+    ['the last call\'s name through two classes, one of them called earlier', [call('A', 'eval', 0.5), call('B', 'doit', 0.6), call('B', 'eval')], ['C', 'E'], 6, ['C.eval', 'E.eval']],
     ['a called class is never offered its own member again', [call('A'), call('B')], ['A', 'C'], 6, ['C.eval']],
   ])('%s', (_name, calls, pending, perName, expected) => {
     const out = parallelMembers(calls, pendingOf(pending), facts, perName);

@@ -141,6 +141,8 @@ describe('receiver resolution through the index', () => {
     // One class is no family; two different member names are none either.
     expect(parallel('Alpha.apply(x)\n')).toEqual([]);
     expect(parallel('Alpha.apply(x)\nBeta.undo(y)\n')).toEqual([]);
+    // The family the query went through before its last member call is done.
+    expect(parallel('Alpha.apply(x)\nBeta.apply(y)\nBeta.undo(z)\n')).toEqual([]);
   });
 
   it.each([
