@@ -15,7 +15,10 @@ export interface WasmGrammar {
   file: string;
 }
 
-/** A native grammar package (node bindings, an optional dependency). */
+/**
+ * A native grammar package (node bindings, an optional dependency). It must parse as the language's wasm build does
+ * (the same grammar version), so that either backend yields the same objects.
+ */
 export interface NativeGrammar {
   pkg: 'tree-sitter-swift' | 'tree-sitter-scala';
 }

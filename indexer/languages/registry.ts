@@ -138,13 +138,14 @@ export function loadLanguage(language: CodeLanguage, backend: ParseBackend = pre
   const key = `${language}:${backend}`;
   let p = loaded.get(key);
   if (!p) {
-    p = load(LANGUAGE_SPECS[language], backend);
+    p = loadSpec(LANGUAGE_SPECS[language], backend);
     loaded.set(key, p);
   }
   return p;
 }
 
-async function load(spec: LanguageSpec, backend: ParseBackend): Promise<LoadedLanguage> {
+/** A language's grammar and query with `backend`, or with its wasm grammar where the native one does not load. */
+export async function loadSpec(spec: LanguageSpec, backend: ParseBackend): Promise<LoadedLanguage> {
   const source = querySource(`${spec.language}.scm`);
   const patterns = [
     spec.wrappers.length ? `[${spec.wrappers.map((t) => `(${t})`).join(' ')}] @wrapper` : '',
