@@ -20,7 +20,7 @@ export interface WasmGrammar {
  * (the same grammar version), so that either backend yields the same objects.
  */
 export interface NativeGrammar {
-  pkg: 'tree-sitter-swift' | 'tree-sitter-scala';
+  pkg: 'tree-sitter-scala';
 }
 
 export interface Grammar {

@@ -48,7 +48,7 @@ export const LANGUAGE_SPECS: Record<CodeLanguage, LanguageSpec> = {
   php: { language: 'php', extensions: ['.php', '.phtml'], interpreters: ['php'], grammar: vscode('php'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'attribute_list'] },
   ruby: { language: 'ruby', extensions: ['.rb', '.rake', '.gemspec', '.ru'], interpreters: ['ruby'], grammar: vscode('ruby'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
   kotlin: { language: 'kotlin', extensions: ['.kt', '.kts'], grammar: cursorless('kotlin'), docStyle: 'preceding-comment', wrappers: [], leading: ['line_comment', 'multiline_comment'], repair: kotlinModernSyntax },
-  swift: { language: 'swift', extensions: ['.swift'], grammar: cursorless('swift'), native: { pkg: 'tree-sitter-swift' }, docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'multiline_comment'] },
+  swift: { language: 'swift', extensions: ['.swift'], grammar: cursorless('swift'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'multiline_comment'] },
   scala: { language: 'scala', extensions: ['.scala', '.sc'], interpreters: ['scala'], grammar: cursorless('scala'), native: { pkg: 'tree-sitter-scala' }, docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'block_comment'] },
   bash: { language: 'bash', extensions: ['.sh', '.bash', '.zsh', '.ksh'], interpreters: ['sh', 'bash', 'zsh', 'ksh', 'dash'], grammar: vscode('bash'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
   lua: { language: 'lua', extensions: ['.lua'], interpreters: ['lua', 'luajit'], grammar: cursorless('lua'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
