@@ -338,10 +338,12 @@ describe.each(ROWS)('$language', (row) => {
     expect(call, `call of ${row.call.name} from ${row.call.source}`).toBeDefined();
     expect([call!.target, call!.targetPath]).toEqual([row.call.target, row.call.to]);
   });
+});
 
-  // A language with a native grammar extracts the same with it as with its wasm grammar (the fallback), on the row's
-  // files and on `test/fixtures/backends/` (non-ASCII names, a syntax error that error recovery re-parses around).
-  it.runIf(LANGUAGE_SPECS[row.language].native)('extracts the same with the native and the wasm grammar', async () => {
+// A language with a native grammar extracts the same with it as with its wasm grammar (the fallback), on the row's
+// files and on `test/fixtures/backends/` (non-ASCII names, a syntax error that error recovery re-parses around).
+describe.each(ROWS.filter((r) => LANGUAGE_SPECS[r.language].native))('$language, both parse backends', (row) => {
+  it('extracts the same with the native and the wasm grammar', async () => {
     const native = await loadLanguage(row.language, 'native');
     const wasm = await loadLanguage(row.language, 'wasm');
     expect(native.backend, 'the native grammar built at install and loaded').toBe('native');
