@@ -5,8 +5,9 @@ import type { SyntaxParser, SyntaxQuery } from '../types.ts';
 /**
  * The two parse backends behind one contract (`SyntaxParser`, `SyntaxQuery` in `../types.ts`): wasm grammars run by
  * web-tree-sitter, which load everywhere, and native grammars run by the node tree-sitter bindings, for languages
- * whose wasm build parses several times slower than native code does (Swift, Scala). A native grammar is an
- * optional dependency compiled at install; where it is missing or does not load, the wasm grammar parses instead.
+ * whose wasm build parses several times slower than native code does (today Scala; BENCHMARKS.md says why not
+ * Swift, C++ or OCaml). A native grammar is an optional dependency built or loaded at install; where it is missing
+ * or does not load, the wasm grammar parses instead.
  */
 
 /** Where a grammar's wasm file lives: a package and a path inside it (each checked against the pinned web-tree-sitter's ABI). */

@@ -17,7 +17,7 @@ export interface LanguageSpec {
   grammar: WasmGrammar;
   /**
    * A native grammar that parses the language faster than its wasm build (`backends.ts`); the wasm grammar
-   * stays the fallback, so both must read the same trees (checked by `test/extract/backends.test.ts`).
+   * stays the fallback, so both must read the same trees (checked per row by `test/extract/languages.test.ts`).
    */
   native?: NativeGrammar;
   docStyle: DocStyle;
