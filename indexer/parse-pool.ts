@@ -59,7 +59,8 @@ export function createParsePool(workers = defaultWorkerCount()): ParsePool {
 
   const spawn = (): Thread => {
     const thread: Thread = {
-      worker: new Worker(WORKER_BOOT, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 8 } }),
+      // The first worker alone says when a native grammar falls back to wasm (registry.ts), not every worker.
+      worker: new Worker(WORKER_BOOT, { eval: true, workerData: { reportsFallback: threads.length === 0 }, resourceLimits: { maxYoungGenerationSizeMb: 8 } }),
       load: 0,
     };
     thread.worker.on('message', (msg: { id: number; outcome: FileOutcome }) => {

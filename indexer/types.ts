@@ -231,3 +231,98 @@ export interface IndexSummary {
   /** Wall seconds per phase; `write` is the main thread's share of `parse` spent writing the store; `trees` keeping and restoring tree snapshots (part of `discover`). */
   phases: { discover: number; parse: number; write: number; resolve: number; compact: number; trees: number };
 }
+
+/**
+ * The syntax trees extraction reads, as both parse backends give them (see `languages/backends.ts`): the wasm one
+ * (web-tree-sitter) and the native one (node tree-sitter bindings, for grammars whose wasm build parses slowly).
+ * Only what extraction and arbitration use is named, so either implementation is checked against it by the compiler.
+ * Indices and columns count UTF-16 code units in both.
+ */
+export interface SyntaxPoint {
+  row: number;
+  column: number;
+}
+
+export interface SyntaxRange {
+  startIndex: number;
+  endIndex: number;
+  startPosition: SyntaxPoint;
+  endPosition: SyntaxPoint;
+}
+
+export interface SyntaxNode {
+  /** Unique within a tree (the node's address). */
+  readonly id: number;
+  readonly type: string;
+  readonly text: string;
+  readonly startIndex: number;
+  readonly endIndex: number;
+  readonly startPosition: SyntaxPoint;
+  readonly endPosition: SyntaxPoint;
+  readonly hasError: boolean;
+  readonly isError: boolean;
+  readonly isMissing: boolean;
+  readonly isNamed: boolean;
+  readonly parent: SyntaxNode | null;
+  readonly childCount: number;
+  readonly children: SyntaxNode[];
+  readonly namedChildren: SyntaxNode[];
+  readonly lastNamedChild: SyntaxNode | null;
+  child(index: number): SyntaxNode | null;
+  childForFieldName(fieldName: string): SyntaxNode | null;
+  childrenForFieldName(fieldName: string): SyntaxNode[];
+  fieldNameForChild(index: number): string | null;
+  descendantsOfType(types: string | string[]): SyntaxNode[];
+  walk(): SyntaxCursor;
+}
+
+export interface SyntaxCursor {
+  readonly currentNode: SyntaxNode;
+  /** The current node's type, start, end and missing flag, read without materializing the node. */
+  readonly nodeType: string;
+  readonly startIndex: number;
+  readonly endIndex: number;
+  readonly nodeIsMissing: boolean;
+  gotoFirstChild(): boolean;
+  gotoNextSibling(): boolean;
+  gotoParent(): boolean;
+  /** Frees the cursor (wasm memory); a no-op natively. */
+  delete(): void;
+}
+
+export interface SyntaxTree {
+  readonly rootNode: SyntaxNode;
+  /** Frees the tree (wasm memory); a no-op natively, where the garbage collector frees it. */
+  delete(): void;
+}
+
+export interface SyntaxCapture {
+  name: string;
+  node: SyntaxNode;
+}
+
+export interface SyntaxMatch {
+  captures: SyntaxCapture[];
+  /** Properties a pattern sets with `(#set! key "value")`. */
+  setProperties?: Record<string, string | null>;
+}
+
+export interface ParseOptions {
+  includedRanges?: SyntaxRange[];
+  /** Called every fixed number of parse operations (the same count in both backends); true stops the parse. */
+  progressCallback?: () => boolean;
+}
+
+export interface SyntaxParser {
+  /** Forgets a parse left unfinished, so the next one starts from the beginning. */
+  reset(): void;
+  /** The tree of `text`, or null when the progress callback stopped the parse. */
+  parse(text: string, oldTree?: null, options?: ParseOptions): SyntaxTree | null;
+}
+
+export interface SyntaxQuery {
+  matches(node: SyntaxNode): SyntaxMatch[];
+}
+
+/** Which implementation parses a language: `native` falls back to `wasm` where the addon does not load. */
+export type ParseBackend = 'wasm' | 'native';

@@ -4,7 +4,7 @@
  * bound), which can only make the names witness more lenient, never invent a
  * suspicious name.
  */
-import type { Node } from 'web-tree-sitter';
+import type { SyntaxNode as Node } from '../../indexer/types.ts';
 import { addBinding, dottedText, type ProgramFacts } from './facts.ts';
 
 export interface AnalyzeContext {

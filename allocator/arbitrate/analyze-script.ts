@@ -4,7 +4,7 @@
  * (`type_identifier`) are reads; property names, labels, `this` and `super`
  * are not names. Bindings are flat, as for Python.
  */
-import type { Node } from 'web-tree-sitter';
+import type { SyntaxNode as Node } from '../../indexer/types.ts';
 import type { AnalyzeContext } from './analyze-python.ts';
 import { addBinding, dottedText } from './facts.ts';
 

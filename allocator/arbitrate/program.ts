@@ -5,7 +5,7 @@
  * also read inside a class body, and the reading with fewer syntax errors is
  * kept (a method alone does not parse at the top level).
  */
-import type { Node, Tree } from 'web-tree-sitter';
+import type { SyntaxNode as Node, SyntaxTree as Tree } from '../../indexer/types.ts';
 import { loadLanguage, type LoadedLanguage } from '../../indexer/languages/registry.ts';
 import { parseBudget } from '../../indexer/extract/parse-budget.ts';
 import { analyzePython, type AnalyzeContext } from './analyze-python.ts';

@@ -1,4 +1,4 @@
-import type { Node, QueryMatch } from 'web-tree-sitter';
+import type { SyntaxMatch as QueryMatch, SyntaxNode as Node } from '../types.ts';
 import type { LoadedLanguage } from '../languages/registry.ts';
 import type { ExtractedObject, ExtractedReference, ExtractedView, ObjectKind, ReferenceKind } from '../types.ts';
 import { recoverMatches, type Recovered } from './recover.ts';

@@ -1,4 +1,4 @@
-import type { Node, QueryMatch, Range, Tree } from 'web-tree-sitter';
+import type { SyntaxMatch as QueryMatch, SyntaxNode as Node, SyntaxRange as Range, SyntaxTree as Tree } from '../types.ts';
 import type { LoadedLanguage } from '../languages/registry.ts';
 import type { ParseBudget } from './parse-budget.ts';
 import type { SourceLines } from './source.ts';

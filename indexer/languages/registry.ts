@@ -1,26 +1,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { Parser, Query } from 'web-tree-sitter';
-import type { CodeLanguage, Language } from '../types.ts';
+import { isMainThread, workerData } from 'node:worker_threads';
+import type { CodeLanguage, Language, ParseBackend, SyntaxParser, SyntaxQuery } from '../types.ts';
+import { loadNativeGrammar, loadWasmGrammar, type NativeGrammar, type WasmGrammar } from './backends.ts';
 import { blankCppMacros, blankExportMacros, dartModernSyntax, kotlinModernSyntax, separateCallSignatures } from './repairs.ts';
 
 /** How a language attaches documentation to a definition. */
 export type DocStyle = 'leading-string' | 'preceding-comment';
-
-/** Where a grammar's wasm file lives: a package and a path inside it (each checked against the pinned web-tree-sitter's ABI). */
-export interface GrammarFile {
-  pkg: '@vscode/tree-sitter-wasm' | '@cursorless/tree-sitter-wasms' | 'tree-sitter-ocaml';
-  file: string;
-}
 
 export interface LanguageSpec {
   language: CodeLanguage;
   extensions: string[];
   /** Interpreters a shebang line may name (`#!/usr/bin/env python3` -> `python`, digits and dots dropped). */
   interpreters?: string[];
-  grammar: GrammarFile;
+  grammar: WasmGrammar;
+  /**
+   * A native grammar that parses the language faster than its wasm build (`backends.ts`); the wasm grammar
+   * stays the fallback, so both must read the same trees (checked per row by `test/extract/languages.test.ts`).
+   */
+  native?: NativeGrammar;
   docStyle: DocStyle;
   /** Node types that wrap a definition and belong to its span (decorators, `export`). */
   wrappers: string[];
@@ -30,8 +29,8 @@ export interface LanguageSpec {
   repair?: (text: string) => string;
 }
 
-const vscode = (file: string): GrammarFile => ({ pkg: '@vscode/tree-sitter-wasm', file: `wasm/tree-sitter-${file}.wasm` });
-const cursorless = (file: string): GrammarFile => ({ pkg: '@cursorless/tree-sitter-wasms', file: `out/tree-sitter-${file}.wasm` });
+const vscode = (file: string): WasmGrammar => ({ pkg: '@vscode/tree-sitter-wasm', file: `wasm/tree-sitter-${file}.wasm` });
+const cursorless = (file: string): WasmGrammar => ({ pkg: '@cursorless/tree-sitter-wasms', file: `out/tree-sitter-${file}.wasm` });
 const comments = ['comment'];
 
 /** One row per language; its query is `indexer/languages/<language>.scm`. */
@@ -50,7 +49,7 @@ export const LANGUAGE_SPECS: Record<CodeLanguage, LanguageSpec> = {
   ruby: { language: 'ruby', extensions: ['.rb', '.rake', '.gemspec', '.ru'], interpreters: ['ruby'], grammar: vscode('ruby'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
   kotlin: { language: 'kotlin', extensions: ['.kt', '.kts'], grammar: cursorless('kotlin'), docStyle: 'preceding-comment', wrappers: [], leading: ['line_comment', 'multiline_comment'], repair: kotlinModernSyntax },
   swift: { language: 'swift', extensions: ['.swift'], grammar: cursorless('swift'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'multiline_comment'] },
-  scala: { language: 'scala', extensions: ['.scala', '.sc'], interpreters: ['scala'], grammar: cursorless('scala'), docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'block_comment'] },
+  scala: { language: 'scala', extensions: ['.scala', '.sc'], interpreters: ['scala'], grammar: cursorless('scala'), native: { pkg: 'tree-sitter-scala' }, docStyle: 'preceding-comment', wrappers: [], leading: ['comment', 'block_comment'] },
   bash: { language: 'bash', extensions: ['.sh', '.bash', '.zsh', '.ksh'], interpreters: ['sh', 'bash', 'zsh', 'ksh', 'dash'], grammar: vscode('bash'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
   lua: { language: 'lua', extensions: ['.lua'], interpreters: ['lua', 'luajit'], grammar: cursorless('lua'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
   elixir: { language: 'elixir', extensions: ['.ex', '.exs'], interpreters: ['elixir'], grammar: cursorless('elixir'), docStyle: 'preceding-comment', wrappers: [], leading: comments },
@@ -104,12 +103,7 @@ function looksLikeCpp(text: string): boolean {
   return CPP_SIGNS.test(text.slice(0, 200_000).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ''));
 }
 
-const require = createRequire(import.meta.url);
 const QUERY_DIR = path.dirname(fileURLToPath(import.meta.url));
-
-function grammarPath(g: GrammarFile): string {
-  return path.join(path.dirname(require.resolve(`${g.pkg}/package.json`)), g.file);
-}
 
 /** A query file with its `; include <file>` lines replaced by those files (relative to this folder), recursively. */
 export function querySource(file: string, seen: string[] = []): string {
@@ -121,39 +115,60 @@ export function querySource(file: string, seen: string[] = []): string {
 /** A grammar with its compiled query, ready to parse. */
 export interface LoadedLanguage {
   spec: LanguageSpec;
-  parser: Parser;
+  /** Which backend parses it: `native` where the language has a native grammar and it loaded. */
+  backend: ParseBackend;
+  parser: SyntaxParser;
   /**
    * The language's query, with patterns capturing `@wrapper` and `@leading` nodes (see LanguageSpec) appended: found
    * by query, since walking parents and siblings costs O(depth) each in tree-sitter, and in the same pass as the
    * definitions, since a second pass over the tree cost as much as a third of the first one.
    */
-  query: Query;
+  query: SyntaxQuery;
 }
 
-let init: Promise<void> | undefined;
-const loaded = new Map<CodeLanguage, Promise<LoadedLanguage>>();
+/** `ALLOT_PARSER=wasm` parses every language with its wasm grammar (native grammars unused). */
+function preferredBackend(): ParseBackend {
+  return process.env.ALLOT_PARSER === 'wasm' ? 'wasm' : 'native';
+}
+
+const loaded = new Map<string, Promise<LoadedLanguage>>();
 
 /** Loads (once per thread) the grammar and the query file `indexer/languages/<language>.scm`. */
-export function loadLanguage(language: CodeLanguage): Promise<LoadedLanguage> {
-  let p = loaded.get(language);
+export function loadLanguage(language: CodeLanguage, backend: ParseBackend = preferredBackend()): Promise<LoadedLanguage> {
+  const key = `${language}:${backend}`;
+  let p = loaded.get(key);
   if (!p) {
-    p = (async () => {
-      // Loaded with the first grammar: a run that parses nothing (a no-change `allot index`) never loads it.
-      const { Language: Grammar, Parser, Query } = await import('web-tree-sitter');
-      init ??= Parser.init();
-      await init;
-      const spec = LANGUAGE_SPECS[language];
-      const grammar = await Grammar.load(grammarPath(spec.grammar));
-      const parser = new Parser();
-      parser.setLanguage(grammar);
-      const source = querySource(`${language}.scm`);
-      const patterns = [
-        spec.wrappers.length ? `[${spec.wrappers.map((t) => `(${t})`).join(' ')}] @wrapper` : '',
-        spec.leading.length ? `[${spec.leading.map((t) => `(${t})`).join(' ')}] @leading` : '',
-      ].join('\n');
-      return { spec, parser, query: new Query(grammar, `${source}\n${patterns}`) };
-    })();
-    loaded.set(language, p);
+    p = loadSpec(LANGUAGE_SPECS[language], backend);
+    loaded.set(key, p);
   }
   return p;
+}
+
+/** A language's grammar and query with `backend`, or with its wasm grammar where the native one does not load. */
+export async function loadSpec(spec: LanguageSpec, backend: ParseBackend): Promise<LoadedLanguage> {
+  const source = querySource(`${spec.language}.scm`);
+  const patterns = [
+    spec.wrappers.length ? `[${spec.wrappers.map((t) => `(${t})`).join(' ')}] @wrapper` : '',
+    spec.leading.length ? `[${spec.leading.map((t) => `(${t})`).join(' ')}] @leading` : '',
+  ].join('\n');
+  const query = `${source}\n${patterns}`;
+  if (backend === 'native' && spec.native) {
+    try {
+      return { spec, backend: 'native', ...loadNativeGrammar(spec.native, query) };
+    } catch (err) {
+      warnFallback(spec, err as Error);
+    }
+  }
+  return { spec, backend: 'wasm', ...(await loadWasmGrammar(spec.grammar, query)) };
+}
+
+/**
+ * One line when a native grammar does not load (not built at install, a missing system library): the language is
+ * parsed by its wasm grammar, to the same objects, only slower. Said by the main thread or the first parse worker
+ * (`workerData.reportsFallback`), not once per thread.
+ */
+function warnFallback(spec: LanguageSpec, err: Error): void {
+  if (!isMainThread && (workerData as { reportsFallback?: boolean } | null)?.reportsFallback !== true) return;
+  const why = err.message.split('\n')[0];
+  process.stderr.write(`allot: the native ${spec.language} parser (${spec.native!.pkg}) did not load, parsing ${spec.language} with its wasm grammar (slower): ${why}\n`);
 }

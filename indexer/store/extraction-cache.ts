@@ -110,7 +110,7 @@ let fingerprint: string | undefined;
 /**
  * What identifies the extraction code: the sources extraction and restoring run (every module of `extract/` and
  * what they import, followed through relative imports, and every file under `languages/`: queries, fragments and
- * the registry) and the grammar packages' versions. Any change to them empties the cache, so cached rows never
+ * the registry) and the grammar packages' versions (wasm and native). Any change to them empties the cache, so cached rows never
  * outlive the code that made them. A build (`dist/`) next to its sources names them, not its JavaScript: the bin
  * and the tests (run from sources) then share one cache.
  */
@@ -143,8 +143,10 @@ export function extractorFingerprint(): string {
     }
   }
   try {
-    const pkg = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-    for (const [name, version] of Object.entries(pkg.dependencies ?? {}).sort()) if (name.includes('tree-sitter')) hash.update(`${name}@${version}\0`);
+    const pkg = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8')) as Record<'dependencies' | 'optionalDependencies', Record<string, string> | undefined>;
+    // Native grammars and their runtime are optional dependencies (languages/backends.ts).
+    const grammars = { ...pkg.dependencies, ...pkg.optionalDependencies };
+    for (const [name, version] of Object.entries(grammars).sort()) if (name.includes('tree-sitter')) hash.update(`${name}@${version}\0`);
   } catch {
     /* no package.json beside the code: the sources still name it */
   }

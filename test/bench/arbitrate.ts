@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Node } from 'web-tree-sitter';
+import type { SyntaxNode as Node } from '../../indexer/types.ts';
 import { PYTHON_BUILTINS } from '../../allocator/arbitrate/builtins/python.ts';
 import { arbitrate } from '../../allocator/arbitrate/gate.ts';
 import { dedent } from '../../allocator/arbitrate/program.ts';

@@ -2,10 +2,14 @@
 // yields (kinds and qualified names), and after a real index (SQLite, resolution) one import and
 // one call that must resolve to the file and object they name.
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { extractCode } from '../../indexer/extract/extract-code.ts';
+import { sourceLines } from '../../indexer/extract/source.ts';
+import { LANGUAGE_SPECS, loadLanguage } from '../../indexer/languages/registry.ts';
 import type { DB } from '../../indexer/store/open.ts';
 import type { CodeLanguage } from '../../indexer/types.ts';
-import { indexInPlace, tempDir, writeTree } from '../helpers/repo.ts';
+import { FIXTURES, indexInPlace, tempDir, writeTree } from '../helpers/repo.ts';
 import { extractAt } from './harness.ts';
 
 interface Row {
@@ -333,5 +337,33 @@ describe.each(ROWS)('$language', (row) => {
     const call = refs.find((r) => r.kind === 'call' && r.source === row.call.source && r.name === row.call.name);
     expect(call, `call of ${row.call.name} from ${row.call.source}`).toBeDefined();
     expect([call!.target, call!.targetPath]).toEqual([row.call.target, row.call.to]);
+  });
+});
+
+// A language with a native grammar extracts the same with it as with its wasm grammar (the fallback), on the row's
+// files and on `test/fixtures/backends/` (non-ASCII names, a syntax error that error recovery re-parses around).
+describe.each(ROWS.filter((r) => LANGUAGE_SPECS[r.language].native))('$language, both parse backends', (row) => {
+  it('extracts the same with the native and the wasm grammar', async () => {
+    const native = await loadLanguage(row.language, 'native');
+    const wasm = await loadLanguage(row.language, 'wasm');
+    expect(native.backend, 'the native grammar built at install and loaded').toBe('native');
+    const dir = path.join(FIXTURES, 'backends');
+    const fixtures = fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')] as const);
+    const texts = [...Object.entries(row.files), ...fixtures.filter(([f]) => LANGUAGE_SPECS[row.language].extensions.includes(path.extname(f)))];
+    expect(texts.length).toBeGreaterThan(Object.keys(row.files).length);
+    for (const [rel, text] of texts) {
+      const fromNative = extractCode(rel, sourceLines(text), native);
+      expect(fromNative?.objects.length, rel).toBeGreaterThan(1);
+      expect(fromNative, rel).toEqual(extractCode(rel, sourceLines(text), wasm));
+    }
+  });
+});
+
+describe('the native fixture', () => {
+  it('holds a syntax error with declarations after it, which error recovery finds', async () => {
+    const text = fs.readFileSync(path.join(FIXTURES, 'backends/Shapes.scala'), 'utf8');
+    const f = extractCode('Shapes.scala', sourceLines(text), await loadLanguage('scala', 'native'));
+    expect(f!.parseErrors).toBeGreaterThan(0);
+    expect(f!.objects.map((o) => o.qualifiedName)).toEqual(expect.arrayContaining(['Shapes.Unit', 'Shapes.Describe.describe', 'AfterTheError.stillFound', 'Main']));
   });
 });
