@@ -1,12 +1,12 @@
 /**
  * Where quoted texts occur in the source files of the index, found as reading every file would find them but
- * reading few: the full-text index names the files whose rows can hold a quote (`quoteMatch`), and only those, with
- * the files the index does not hold whole (`ftsHoldsEveryLine`), are read and searched for the exact text. A quote
- * without a whole token (`quoteMatch` null) is searched in every source file. SymPy, a prose query quoting a
- * message or pasting code: 150-250 ms of reading every file before; see BENCHMARKS.md for after.
+ * reading few: the full-text index names the files whose rows can hold a quote (`quoteMatch`), and only those, and
+ * files whose lines the index does not hold (`linesNotHeld`) have the quote's line there, are searched for the exact
+ * text. A quote without a whole token (`quoteMatch` null) is searched in every source file. SymPy, a prose query
+ * quoting a message or pasting code: 150-250 ms of reading every file before; see BENCHMARKS.md for after.
  */
 import { isAsidePath } from '../paths.ts';
-import { ftsHoldsEveryLine } from '../store/fts-coverage.ts';
+import { linesNotHeld } from '../store/fts-coverage.ts';
 import { prepared, type DB } from '../store/open.ts';
 import { quoteMatch } from './quote-match.ts';
 
@@ -37,56 +37,71 @@ interface SourceFile {
   hash: string;
 }
 
-/** Per connection (an eval makes a retriever per query), which files the index holds whole, by file and content. */
-const held = new WeakMap<DB, Map<number, { hash: string; whole: boolean }>>();
+/**
+ * Source texts kept per connection for literal searches, up to this many characters in all: a daemon answering
+ * questions reads SymPy's 15 MB of source once, not once per question (inflating it was most of a search's cost). A
+ * larger repository's files past the cap are read from the store each time.
+ */
+export const MAX_KEPT_TEXT = 64 * 1024 * 1024;
+
+/** What a connection keeps across searches (an eval makes a retriever per query), per file and content. */
+interface Kept {
+  /** Each file's lines the full-text index does not hold whole (`linesNotHeld`), joined; '' when it holds them all. */
+  notHeld: Map<number, { hash: string; lines: string }>;
+  texts: Map<number, { hash: string; text: string }>;
+  chars: number;
+}
+const kept = new WeakMap<DB, Kept>();
 
 /**
  * A literal search over the source files of the index (not tests, docs or examples, nor text files). `search()`
- * starts one query's searches: each file is read at most once for them all. Which files the index holds whole is
- * kept across queries and retrievers, per file content (a file's views change only with its text).
+ * starts one query's searches. A file is read for a quote when a full-text row of it matches the quote's phrases
+ * (`quoteMatch`) or when its lines the index does not hold have the quote's line; a quote without a whole token is
+ * looked for in every file.
  */
 export function literalSearch(db: DB, { prefilter = true }: LiteralSearchOptions = {}): () => LiteralHits {
-  let wholeIn = held.get(db);
-  if (!wholeIn) held.set(db, (wholeIn = new Map()));
+  let k = kept.get(db);
+  if (!k) kept.set(db, (k = { notHeld: new Map(), texts: new Map(), chars: 0 }));
+  const state = k;
   const sourcesSql = `SELECT id, path, hash FROM files WHERE language != 'text' ORDER BY path`;
   const textSql = 'SELECT text FROM file_texts WHERE file_id = ?';
   const rowsSql = `SELECT DISTINCT v.file_id FROM views_fts JOIN views v ON v.id = views_fts.rowid WHERE views_fts MATCH ?`;
+  const read = (f: SourceFile): string => {
+    const held = state.texts.get(f.id);
+    if (held?.hash === f.hash) return held.text;
+    const text = (prepared(db, textSql, 'pluck').get(f.id) as string | undefined) ?? '';
+    if (held) {
+      state.texts.delete(f.id);
+      state.chars -= held.text.length;
+    }
+    if (state.chars + text.length <= MAX_KEPT_TEXT) {
+      state.texts.set(f.id, { hash: f.hash, text });
+      state.chars += text.length;
+    }
+    return text;
+  };
+  const notHeld = (f: SourceFile): string => {
+    let n = state.notHeld.get(f.id);
+    if (n?.hash !== f.hash) state.notHeld.set(f.id, (n = { hash: f.hash, lines: linesNotHeld(db, f.id, read(f)).join('\n') }));
+    return n.lines;
+  };
   return () => {
     const sources = (prepared(db, sourcesSql).all() as SourceFile[]).filter((f) => !isAsidePath(f.path));
-    const texts = new Map<number, string>();
-    const textOf = (id: number) => (prepared(db, textSql, 'pluck').get(id) as string | undefined) ?? '';
-    // The texts read for this query's needles (not those read once to check them whole: every file, the first time).
-    const read = (id: number): string => {
-      let t = texts.get(id);
-      if (t === undefined) texts.set(id, (t = textOf(id)));
-      return t;
-    };
-    // Files whose rows may miss a line: always read. Known per content, so a daemon checks each file once.
-    let unheld: Set<number> | undefined;
-    const unheldFiles = () => {
-      if (unheld) return unheld;
-      unheld = new Set();
-      const live = new Set<number>();
-      for (const f of sources) {
-        live.add(f.id);
-        let w = wholeIn!.get(f.id);
-        if (w?.hash !== f.hash) wholeIn!.set(f.id, (w = { hash: f.hash, whole: ftsHoldsEveryLine(db, f.id, texts.get(f.id) ?? textOf(f.id)) }));
-        if (!w.whole) unheld.add(f.id);
-      }
-      for (const id of wholeIn!.keys()) if (!live.has(id)) wholeIn!.delete(id);
-      return unheld;
-    };
+    const live = new Set(sources.map((f) => f.id));
+    for (const map of [state.notHeld, state.texts]) for (const [id, v] of map) if (!live.has(id)) {
+      map.delete(id);
+      if ('text' in v) state.chars -= v.text.length;
+    }
     const candidates = (needle: string): SourceFile[] => {
-      const match = prefilter ? quoteMatch(needle) : null;
-      if (match === null) return sources;
-      const rows = new Set(prepared(db, rowsSql, 'pluck').all(match) as number[]);
-      const always = unheldFiles();
-      return sources.filter((f) => rows.has(f.id) || always.has(f.id));
+      const q = prefilter ? quoteMatch(needle) : null;
+      if (q === null) return sources;
+      const rows = new Set(prepared(db, rowsSql, 'pluck').all(q.match) as number[]);
+      return sources.filter((f) => rows.has(f.id) || notHeld(f).includes(q.line));
     };
     return (needle, limit) => {
       const out = new Map<string, number[]>();
       for (const f of candidates(needle)) {
-        const text = read(f.id);
+        const text = read(f);
         if (!text.includes(needle)) continue;
         out.set(f.path, linesHolding(text, needle));
         if (out.size >= limit) break;

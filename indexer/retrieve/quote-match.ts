@@ -45,20 +45,28 @@ export function linePhrases(line: string, start: boolean, end: boolean): string[
   return out;
 }
 
+/** What narrows where a quote can be: the FTS5 expression, and the line of the quote it was made from. */
+export interface QuoteMatch {
+  /** Every full-text row holding a line with `line` in it matches this. */
+  match: string;
+  /** A piece of the quote that lies within one line of any text holding the quote (no line break, no trailing `\r`). */
+  line: string;
+}
+
 /**
  * The FTS5 expression every full-text row holding a line of `quote` matches, or null when the quote has no whole
- * token (a single word, two words quoted as a fragment): then nothing narrows where it may be. Its lines may lie in
- * different views, so one line is asked for: the one with the most whole tokens, its phrases AND-ed.
- * @example quoteMatch('raise ValueError("percent out of range")') // '"valueerror percent out of range"'
+ * token (a single word, two words quoted as a fragment, `name = value`): then nothing narrows where it may be. Its
+ * lines may lie in different views, so one line is asked for: the one with the most whole tokens, its phrases AND-ed.
+ * @example quoteMatch('raise ValueError("percent out of range")')?.match // '"valueerror percent out of range"'
  */
-export function quoteMatch(quote: string): string | null {
+export function quoteMatch(quote: string): QuoteMatch | null {
   const lines = quote.split('\n');
-  let best: string[][] = [];
+  let best: { phrases: string[][]; line: string } | undefined;
   let bestTokens = 0;
   lines.forEach((line, i) => {
     const phrases = linePhrases(line, i === 0, i === lines.length - 1);
     const tokens = phrases.reduce((n, p) => n + p.length, 0);
-    if (tokens > bestTokens) [best, bestTokens] = [phrases, tokens];
+    if (tokens > bestTokens) [best, bestTokens] = [{ phrases, line: line.replace(/\r$/, '') }, tokens];
   });
-  return best.length ? best.map((p) => `"${p.join(' ')}"`).join(' AND ') : null;
+  return best ? { match: best.phrases.map((p) => `"${p.join(' ')}"`).join(' AND '), line: best.line } : null;
 }

@@ -5,14 +5,14 @@ import { prepared, type DB } from './open.ts';
 import { fileObjects } from './view-texts.ts';
 
 /**
- * Whether the full-text index holds every line of a file whole, in one row: every line with something on it lies in
- * the text of one of the file's own bodies or windows, uncut. Most files are: their bodies partition them. A file is
- * not when a view's text was cut at its size cap (a 300 KB table of rules), when its views were capped in number or
- * text, or when it was indexed as one object without views (minified code): a literal search reads such a file
- * whatever the index says (retrieve/literal-search.ts).
- * @example ftsHoldsEveryLine(db, fileId, text) // false for SymPy's integrals/rubi/rules/sine.py, true for most files
+ * The lines of a file (with something on them) the full-text index does not hold whole in one row: lines in the text
+ * of none of the file's own bodies or windows, or cut there. Most files have none: their bodies partition them. Some
+ * do when a view's text was cut at its size cap (a 300 KB table of rules), when its views were capped in number or
+ * text, or when it was indexed as one object without views (minified code): a literal search looks for a quote in
+ * those lines whatever the index says (retrieve/literal-search.ts).
+ * @example linesNotHeld(db, fileId, text) // 2048 lines of SymPy's integrals/rubi/rules/sine.py, none for most files
  */
-export function ftsHoldsEveryLine(db: DB, fileId: number, text: string): boolean {
+export function linesNotHeld(db: DB, fileId: number, text: string): string[] {
   const { lines } = sourceLines(text);
   const held = new Uint8Array(lines.length + 1);
   const views = prepared(
@@ -25,5 +25,5 @@ export function ftsHoldsEveryLine(db: DB, fileId: number, text: string): boolean
     const object = objects.get(v.objectId);
     if (object) for (const line of viewWholeLines(v, lines, object, object.children)) held[line] = 1;
   }
-  return lines.every((l, i) => held[i + 1] === 1 || l.trim() === '');
+  return lines.filter((l, i) => held[i + 1] !== 1 && l.trim() !== '');
 }
