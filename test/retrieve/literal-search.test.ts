@@ -8,14 +8,14 @@ import { indexInPlace, tempDir, writeTree } from '../helpers/repo.ts';
 
 // What the full-text index is asked for a quote: only tokens it is sure to hold as the text writes them.
 const MATCHES: { quote: string; match: string | null; why: string }[] = [
-  { quote: 'raise ValueError("percent out of range")', match: '"valueerror percent out of range"', why: 'first word may be a longer token: left out' },
-  { quote: "Invalid URL 'http://': No host supplied", match: '"url http no host"', why: 'punctuation separates, first and last words left out' },
+  { quote: 'raise ValueError("percent out of range")', match: '"valueerror percent out"', why: 'first word may be a longer token: left out; 3 tokens asked' },
+  { quote: "Invalid URL 'http://': No host supplied", match: '"http no host"', why: 'punctuation separates, first and last words left out; the longest 3' },
   { quote: '"--collect-only"', match: '"collect only"', why: 'a flag quoted: both words whole' },
   { quote: 'maximum recursion', match: null, why: 'two words: each may be part of a longer one' },
   { quote: '_required_standard = 95', match: null, why: '`name = value`: no whole token' },
-  { quote: 'x = parse_expr("1+1", evaluate=False)', match: '"parse_expr 1 1 evaluate false"', why: '_ joins a token' },
+  { quote: 'x = parse_expr("1+1", evaluate=False)', match: '"1 evaluate false"', why: '_ joins a token; the run of the longest tokens' },
   { quote: 'a naïve datetime is (not) compared', match: '"datetime is not"', why: 'a word next to non-ASCII may be longer to the tokenizer' },
-  { quote: 'if x:\n    return self.value + 1\nelse', match: '"return self value 1"', why: 'the line with most whole tokens; a line break separates' },
+  { quote: 'if x:\n    return self.value + 1\nelse', match: '"return self value"', why: 'the line with most whole tokens; a line break separates' },
 ];
 
 describe('what the index is asked for a quote', () => {
@@ -24,6 +24,15 @@ describe('what the index is asked for a quote', () => {
       expect(quoteMatch(row.quote)?.match ?? null).toBe(row.match);
     });
   }
+
+  it('reads whole tokens as phrases, before the cap', () => {
+    expect(linePhrases('raise ValueError("percent out of range")', true, true)).toEqual([['valueerror', 'percent', 'out', 'of', 'range']]);
+    expect(linePhrases("Invalid URL 'http://': No host supplied", true, true)).toEqual([['url', 'http', 'no', 'host']]);
+  });
+
+  it('asks for at most two runs of three tokens, the longest', () => {
+    expect(quoteMatch('(aa bb) é (cccc dddd eeee fffff) é (g)')?.match).toBe('"dddd eeee fffff" AND "aa bb"');
+  });
 
   it('breaks a phrase at a non-ASCII character between whole tokens', () => {
     expect(linePhrases('(a — b)', true, true)).toEqual([['a'], ['b']]);
