@@ -89,7 +89,7 @@ export function viewText(
 export function viewWholeLines(
   view: { kind: ViewKind; startLine: number; endLine: number },
   lines: readonly string[],
-  object: ViewTextObject,
+  object: { kind: ObjectKind },
   children: readonly (readonly [number, number])[] = [],
 ): number[] {
   if (view.kind === 'body') return wholeLines(lines, view.startLine, view.endLine, CONTAINERS.has(object.kind) ? children : []);

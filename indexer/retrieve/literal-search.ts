@@ -6,7 +6,7 @@
  * quoting a message or pasting code: 150-250 ms of reading every file before; see BENCHMARKS.md for after.
  */
 import { isAsidePath } from '../paths.ts';
-import { linesNotHeld } from '../store/fts-coverage.ts';
+import { heldWithoutText, linesNotHeld } from '../store/fts-coverage.ts';
 import { prepared, type DB } from '../store/open.ts';
 import { quoteMatch } from './quote-match.ts';
 
@@ -35,6 +35,8 @@ interface SourceFile {
   id: number;
   path: string;
   hash: string;
+  size: number;
+  lineCount: number;
 }
 
 /**
@@ -63,7 +65,7 @@ export function literalSearch(db: DB, { prefilter = true }: LiteralSearchOptions
   let k = kept.get(db);
   if (!k) kept.set(db, (k = { notHeld: new Map(), texts: new Map(), chars: 0 }));
   const state = k;
-  const sourcesSql = `SELECT id, path, hash FROM files WHERE language != 'text' ORDER BY path`;
+  const sourcesSql = `SELECT id, path, hash, size, line_count AS lineCount FROM files WHERE language != 'text' ORDER BY path`;
   const textSql = 'SELECT text FROM file_texts WHERE file_id = ?';
   const rowsSql = `SELECT DISTINCT v.file_id FROM views_fts JOIN views v ON v.id = views_fts.rowid WHERE views_fts MATCH ?`;
   const read = (f: SourceFile): string => {
@@ -82,7 +84,11 @@ export function literalSearch(db: DB, { prefilter = true }: LiteralSearchOptions
   };
   const notHeld = (f: SourceFile): string => {
     let n = state.notHeld.get(f.id);
-    if (n?.hash !== f.hash) state.notHeld.set(f.id, (n = { hash: f.hash, lines: linesNotHeld(db, f.id, read(f)).join('\n') }));
+    if (n?.hash !== f.hash) {
+      // Most files are known held without reading them: SymPy's first quoting question, 450 -> 265 CPU-ms.
+      const lines = heldWithoutText(db, f) ? '' : linesNotHeld(db, f.id, read(f)).join('\n');
+      state.notHeld.set(f.id, (n = { hash: f.hash, lines }));
+    }
     return n.lines;
   };
   return () => {

@@ -58,19 +58,7 @@ export function derivedLinesByText(lines: readonly string[], candidates: readonl
 export const derivedTextAt = (lines: readonly string[], kind: ViewKind, line: number): string =>
   viewText({ kind, startLine: line, endLine: line }, lines, NO_OBJECT);
 
-/** A file's objects by public id, as far as their views' texts depend on them, each with its members' spans. */
-export type FileObjects = Map<string, ViewTextObject & { children: [number, number][] }>;
-
-export function fileObjects(db: DB, fileId: number): FileObjects {
-  const rows = prepared(
-    db,
-    `SELECT o.id, p.id AS parentId, o.kind, o.start_line AS startLine, o.end_line AS endLine, o.signature, o.docstring
-     FROM objects o LEFT JOIN objects p ON p.key = o.parent WHERE o.file_id = ?`,
-  ).all(fileId) as (ViewTextObject & { id: string; parentId: string | null })[];
-  const out: FileObjects = new Map(rows.map((o) => [o.id, { ...o, children: [] }]));
-  for (const o of rows) if (o.parentId !== null) out.get(o.parentId)?.children.push([o.startLine, o.endLine]);
-  return out;
-}
+type FileObjects = Map<string, ViewTextObject & { children: [number, number][] }>;
 
 /**
  * The texts of stored views, rebuilt by the rule extraction used (extract/view-text.ts) from the lines of the file
@@ -81,16 +69,27 @@ export function fileObjects(db: DB, fileId: number): FileObjects {
  */
 export function viewTexts(db: DB): (view: StoredView) => string {
   const textOf = prepared(db, 'SELECT text FROM file_texts WHERE file_id = ?', 'pluck');
+  const objectsOf = prepared(
+    db,
+    `SELECT o.id, p.id AS parentId, o.kind, o.start_line AS startLine, o.end_line AS endLine, o.signature, o.docstring
+     FROM objects o LEFT JOIN objects p ON p.key = o.parent WHERE o.file_id = ?`,
+  );
   const files = new Map<number, { lines: string[]; objects?: FileObjects }>();
   const file = (fileId: number) => {
     let f = files.get(fileId);
     if (!f) files.set(fileId, (f = { lines: sourceLines((textOf.get(fileId) as string | undefined) ?? '').lines }));
     return f;
   };
+  const objects = (fileId: number): FileObjects => {
+    const rows = objectsOf.all(fileId) as (ViewTextObject & { id: string; parentId: string | null })[];
+    const out: FileObjects = new Map(rows.map((o) => [o.id, { ...o, children: [] }]));
+    for (const o of rows) if (o.parentId !== null) out.get(o.parentId)?.children.push([o.startLine, o.endLine]);
+    return out;
+  };
   return (view) => {
     const f = file(view.fileId);
     if (view.derived) return derivedTextAt(f.lines, view.kind, view.startLine);
-    const object = (f.objects ??= fileObjects(db, view.fileId)).get(view.objectId);
+    const object = (f.objects ??= objects(view.fileId)).get(view.objectId);
     return object ? viewText(view, f.lines, object, object.children) : '';
   };
 }

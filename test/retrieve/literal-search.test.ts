@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_VIEW_CHARS, ownText, wholeLines } from '../../indexer/extract/view-text.ts';
 import { literalRetriever, quotedTexts } from '../../indexer/retrieve/literal-evidence.ts';
 import { linePhrases, quoteMatch } from '../../indexer/retrieve/quote-match.ts';
-import { linesNotHeld } from '../../indexer/store/fts-coverage.ts';
+import { heldWithoutText, linesNotHeld } from '../../indexer/store/fts-coverage.ts';
 import type { DB } from '../../indexer/store/open.ts';
 import { indexInPlace, tempDir, writeTree } from '../helpers/repo.ts';
 
@@ -109,6 +109,15 @@ describe('literal search with the full-text index', () => {
     const text = (p: string) => db.prepare('SELECT text FROM file_texts WHERE file_id = ?').pluck().get(id(p)) as string;
     expect(linesNotHeld(db, id('shop/table.py'), text('shop/table.py')).join('\n')).toContain('deep in the long table');
     expect(linesNotHeld(db, id('shop/pricing.py'), text('shop/pricing.py'))).toEqual([]);
+  });
+
+  it('knows a small file held without reading it, never a file whose views may be cut', () => {
+    const file = (p: string) => db.prepare('SELECT id, size, line_count AS lineCount FROM files WHERE path = ?').get(p) as { id: number; size: number; lineCount: number };
+    for (const p of ['shop/pricing.py', 'shop/naive.py', 'shop/cli.py']) expect(heldWithoutText(db, file(p)), p).toBe(true);
+    expect(heldWithoutText(db, file('shop/table.py'))).toBe(false);
+    // A blank line no view holds (the module's own text is blank): known only from the text.
+    expect(heldWithoutText(db, file('shop/errors.py'))).toBe(false);
+    expect(linesNotHeld(db, file('shop/errors.py').id, db.prepare('SELECT text FROM file_texts WHERE file_id = ?').pluck().get(file('shop/errors.py').id) as string)).toEqual([]);
   });
 
   it('finds the same objects with the same scores as reading every file', () => {
