@@ -4,6 +4,7 @@ import { literalRetriever, quotedTexts } from '../../indexer/retrieve/literal-ev
 import { linePhrases, quoteMatch } from '../../indexer/retrieve/quote-match.ts';
 import { heldWithoutText, linesNotHeld } from '../../indexer/store/fts-coverage.ts';
 import type { DB } from '../../indexer/store/open.ts';
+import { indexRepository } from '../../indexer/index-repository.ts';
 import { indexInPlace, tempDir, writeTree } from '../helpers/repo.ts';
 
 // What the full-text index is asked for a quote: only tokens it is sure to hold as the text writes them.
@@ -135,5 +136,24 @@ describe('literal search with the full-text index', () => {
 
   it('finds a quote past a view\'s cap, where no full-text row holds it', () => {
     expect(literalRetriever(db).retrieve(QUERIES[6], 5).map((c) => c.path)).toEqual(['shop/table.py']);
+  });
+});
+
+describe('literal search across edits', () => {
+  it('reads a file again when its content changes (texts and held lines are kept per content)', async () => {
+    const repo = tempDir();
+    writeTree(repo, { 'app/a.py': 'def f():\n    raise ValueError("the first message of a")\n', 'app/b.py': 'def g():\n    return 1\n' });
+    const db = await indexInPlace(repo);
+    try {
+      const literal = literalRetriever(db);
+      // Another wording each time: the retriever answers the same query twice from memory (the fusion asks at two depths).
+      const ask = (m: string, title: string) => literal.retrieve(`${title}\n\nValueError: ${m}`, 5).map((c) => c.path);
+      expect(ask('the first message of a', 'Crash')).toEqual(['app/a.py']);
+      writeTree(repo, { 'app/a.py': 'def f():\n    return 0\n', 'app/b.py': 'def g():\n    raise ValueError("the first message of a")\n' });
+      await indexRepository({ repo, db, workers: 0 });
+      expect(ask('the first message of a', 'Crash again')).toEqual(['app/b.py']);
+    } finally {
+      db.close();
+    }
   });
 });
