@@ -41,7 +41,7 @@ interface SourceFile {
 
 /**
  * Source texts kept per connection for literal searches, up to this many characters in all: a daemon answering
- * questions reads SymPy's 15 MB of source once, not once per question (inflating it was most of a search's cost). A
+ * questions reads SymPy's source (19 M characters) once, not once per question (inflating it was most of a search's cost). A
  * larger repository's files past the cap are read from the store each time.
  */
 export const MAX_KEPT_TEXT = 64 * 1024 * 1024;
