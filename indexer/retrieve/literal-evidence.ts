@@ -3,11 +3,11 @@
  * files hold literally points at the objects spanning those lines. A question's words find where its topic is talked
  * about; the reporter's pasted message or line names where it is written, which is often where the fix goes.
  */
-import { isAsidePath } from '../paths.ts';
 import type { DB } from '../store/open.ts';
 import { primaryViewReader } from '../store/primary-view.ts';
 import type { Candidate, ObjectKind } from '../types.ts';
 import { issueSignals, messageFragments, stripEnvironment } from './issue-signals.ts';
+import { literalSearch, type LiteralSearchOptions } from './literal-search.ts';
 import type { Retriever } from './retriever.ts';
 
 /** A literal found in more source files than this is too common to point anywhere (the localizer's rule). */
@@ -34,19 +34,6 @@ export function quotedTexts(query: string): Quote[] {
   for (const line of s.codeLines) out.push([line]);
   for (const sym of s.symbols) out.push([`"${sym}"`, `'${sym}'`]);
   return out.slice(0, MAX_QUOTES);
-}
-
-/** Where a text occurs in one file's text: its 1-based lines. */
-export function linesHolding(text: string, needle: string): number[] {
-  const out: number[] = [];
-  let line = 1;
-  let counted = 0;
-  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
-    for (let i = counted; i < at; i++) if (text.charCodeAt(i) === 10) line++;
-    counted = at;
-    if (out.at(-1) !== line) out.push(line);
-  }
-  return out;
 }
 
 /**
@@ -81,18 +68,19 @@ export function quoteScores(
 
 /**
  * Retrieval by quoted literals (`quotedTexts`) in the source files of the index (not tests, docs or examples, whose
- * copies of a message say nothing of where it is raised): the objects spanning them, best first. Reads every
- * source file's text once per query that quotes something.
+ * copies of a message say nothing of where it is raised): the objects spanning them, best first. Reads only the files
+ * the full-text index says can hold a quote (literal-search.ts), and searches a quote's alternatives only up to the
+ * first one found.
  */
-export function literalRetriever(db: DB): Retriever {
+export function literalRetriever(db: DB, options: LiteralSearchOptions = {}): Retriever {
   const viewOf = primaryViewReader(db);
-  const texts = db.prepare(`SELECT f.path, t.text FROM file_texts t JOIN files f ON f.id = t.file_id WHERE f.language != 'text' ORDER BY f.path`);
+  const search = literalSearch(db, options);
   const spanning = db.prepare(
     `SELECT o.id, o.kind, o.qualified_name AS name FROM objects o JOIN files f ON f.id = o.file_id
      WHERE f.path = ? AND o.start_line <= ? AND o.end_line >= ? AND o.kind NOT IN ('module', 'file')
      ORDER BY o.start_line DESC, o.end_line ASC LIMIT 1`,
   );
-  // The fusion asks again at other depths for the same query: the scan is made once.
+  // The fusion asks again at other depths for the same query: the search is made once.
   let last: { query: string; ranked: Candidate[] } | undefined;
   const ranked = (query: string): Candidate[] => {
     if (last?.query === query) return last.ranked;
@@ -104,16 +92,9 @@ export function literalRetriever(db: DB): Retriever {
     if (!quotes.length) return [];
     // Per query: a map kept across queries would grow for the daemon's whole life.
     const found = new Map<string, { kind: string; name: string; path: string }>();
-    const needles = [...new Set(quotes.flat())];
-    const at = new Map<string, Map<string, number[]>>(needles.map((n) => [n, new Map()]));
-    for (const r of texts.iterate() as IterableIterator<{ path: string; text: string }>) {
-      if (isAsidePath(r.path)) continue;
-      for (const n of needles) {
-        if (!r.text.includes(n)) continue;
-        at.get(n)!.set(r.path, linesHolding(r.text, n));
-      }
-    }
-    const scores = quoteScores(quotes, (n) => at.get(n)!, (p, line) => {
+    const hits = search();
+    // One file more than a quote may be in tells it is too common: no need to find the others.
+    const scores = quoteScores(quotes, (n) => hits(n, MAX_LITERAL_FILES + 1), (p, line) => {
       const o = spanning.get(p, line, line) as { id: string; kind: string; name: string } | undefined;
       if (o) found.set(o.id, { kind: o.kind, name: o.name, path: p });
       return o?.id;

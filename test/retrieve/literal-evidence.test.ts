@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hybridRetriever } from '../../indexer/retrieve/fusion.ts';
-import { linesHolding, literalRetriever, MAX_LITERAL_FILES, quoteScores, quotedTexts } from '../../indexer/retrieve/literal-evidence.ts';
+import { literalRetriever, MAX_LITERAL_FILES, quoteScores, quotedTexts } from '../../indexer/retrieve/literal-evidence.ts';
+import { linesHolding } from '../../indexer/retrieve/literal-search.ts';
 import type { Retriever } from '../../indexer/retrieve/retriever.ts';
 import { hybridOf } from '../../indexer/retrieve/select.ts';
 import type { DB } from '../../indexer/store/open.ts';
