@@ -16,6 +16,8 @@ export const ELISION = '⋮';
 /** One member of an outlined object: the lines that list it, and its whole span (0-based indices into the input's lines). */
 export interface OutlineMember {
   id: string;
+  /** The member's own name (its words are what the query's evidence matches). */
+  name: string;
   /** 1 for a direct child, 2 for a child's child, ... */
   depth: number;
   /** Declaration lines and the first line of its docstring (found when first read). */
@@ -32,6 +34,8 @@ export interface OutlinePlan {
   declaration: number[];
   members: OutlineMember[];
   readonly fields: number[];
+  /** Members the query's words point at, best first (member-evidence.ts): expanded by their first lines after the touched ones. */
+  evidence?: readonly string[];
 }
 
 const CONTAINER_KINDS = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'module', 'type', 'impl', 'namespace']);
@@ -136,6 +140,7 @@ export function outlinePlan(root: ObjectInfo & { docstring?: string | null }, in
     let listing: number[] | undefined;
     members.push({
       id: o.id,
+      name: o.name,
       depth: open.length + 1,
       span: [from, to],
       get listing() {
@@ -239,6 +244,14 @@ export interface OutlineOptions {
   opening: 'grow' | number;
   /** With `grow`: a head of this many opening lines comes right after the touched members, before the listings. */
   head?: number;
+  /** False (with a numeric `opening`): no member listings, the opening and the evidenced members only (a head, see form.ts). */
+  listings?: boolean;
+}
+
+/** The lines an evidenced member is expanded by: whole, or its first `head` lines when longer (whole when `head` is 0). */
+function evidenceLines(m: OutlineMember, head: number): number[] {
+  const [from, to] = m.span;
+  return range(from, head > 0 ? Math.min(to, from + head - 1) : to);
 }
 
 const costs = new WeakMap<readonly string[], { tok: Tokenizer; of: Map<number, number> }>();
@@ -300,6 +313,13 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
   if (!tryAdd(declaration) && declaration.length) return null;
   const kept = new Set(shown);
   const byId = new Map(plan.members.map((m) => [m.id, m]));
+  const listings = opts.listings !== false;
+  // Evidenced members (not already touched) by their first lines: what the query's words point at, after what it allocated.
+  const headSize = opts.head ?? (typeof opts.opening === 'number' ? opts.opening : 0);
+  const evidenced = (plan.evidence ?? []).filter((id) => !opts.touched.includes(id)).flatMap((id) => {
+    const m = byId.get(id);
+    return m ? [evidenceLines(m, headSize)] : [];
+  });
   // In order; a listing is found only when its turn comes (a complete outline stops at the first that does not fit).
   function* required(): Generator<number[]> {
     if (typeof opts.opening === 'number') yield range(0, Math.min(input.lines.length, opts.opening) - 1);
@@ -307,11 +327,18 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
       const m = byId.get(id);
       if (m) yield range(m.span[0], m.span[1]);
     }
+    if (!strict) yield* evidenced;
     if (opts.opening === 'grow' && opts.head) for (let i = 0; i < Math.min(input.lines.length, opts.head); i++) yield [i];
-    for (const m of plan.members) if (m.depth === 1) yield m.listing;
+    if (listings) for (const m of plan.members) if (m.depth === 1) yield m.listing;
   }
+  // A complete outline (strict) must show all it requires; the evidenced members come after, as far as they fit.
+  const optional: number[][] = [];
   if (strict) {
     for (const lines of required()) if (!tryAdd(lines)) return null;
+    for (const lines of evidenced) {
+      const fresh = lines.filter((i) => !shown.has(i));
+      if (tryAdd(fresh)) optional.push(fresh);
+    }
   } else {
     for (const lines of required()) {
       if (tryAdd(lines)) {
@@ -336,8 +363,8 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
   let text = outlineText(input, shown);
   let tokens = tok.count(text);
   while (tokens > allowance) {
-    if (strict) return null;
-    const lines = order.pop();
+    if (strict && !optional.length) return null;
+    const lines = strict ? optional.pop() : order.pop();
     if (!lines) {
       for (const i of [...shown].filter((i) => !kept.has(i)).sort((a, b) => b - a)) {
         shown.delete(i);
