@@ -7,7 +7,7 @@
 import type { Tokenizer } from '../indexer/tokenizer.ts';
 import type { Group } from './containment.ts';
 import { isContainer, isOutline, outlinePlan, outlineWithin, type OutlinePlan } from './outline.ts';
-import { evidencedMembers } from './member-evidence.ts';
+import { evidencedMembers, singledOut } from './member-evidence.ts';
 import { renderWithin, type Rendered, type RenderInput } from './render.ts';
 import type { ContainmentHow, ObjectInfo, ObjectText } from './types.ts';
 
@@ -45,12 +45,15 @@ export function renderGroup(gi: GroupInput, allowance: number, queryTerms: reado
 
 /**
  * A head that shows what the query points at: a class or module's first `headLines` lines (its declaration and
- * docstring, how to make one) and then the first lines of the members the query's words point at (how it is about
- * to use one), within `room`. Null when no member is evidenced or none fits beside the head.
+ * docstring, how to make one) and then the first lines of the member the query's words single out (how it is about
+ * to use one), within `room`. Null when no member is singled out or it does not fit beside the head.
  */
 export function headWithEvidence(gi: GroupInput, headLines: number, room: number, tok: Tokenizer): Rendered | null {
-  if (headLines <= 0 || !outlines(gi) || !gi.plan().evidence?.length) return null;
-  const o = outlineWithin(gi.input, gi.plan(), room, tok, { touched: touchedOf(gi.group), opening: headLines, listings: false });
+  if (headLines <= 0 || !outlines(gi)) return null;
+  // A head stays compact: one member beside it, the one the words single out.
+  const one = singledOut(gi.plan().evidence ?? []);
+  if (!one) return null;
+  const o = outlineWithin(gi.input, gi.plan(), room, tok, { touched: touchedOf(gi.group), opening: headLines, listings: false, evidence: [one] });
   if (!o || o.tokens > room) return null;
   for (const i of o.shown) if (i >= headLines) return o;
   return null;

@@ -17,6 +17,12 @@ export function recentTerms(query: string): Map<string, number> {
   return out;
 }
 
+/** A member the query's words point at, and how strongly (the share of its name's weight, 0..1). */
+export interface Evidenced {
+  id: string;
+  share: number;
+}
+
 /**
  * A member is evidenced when the query's recent weight of its name's parts is at least this share of their whole
  * weight: most of its name, on lines near the cursor (a part a quarter of the way down the query weighs 0.25).
@@ -28,7 +34,7 @@ export const EVIDENCE_SHARE = 0.5;
  * members (a part every member shares, `eval` in `_eval_*`, says little), times its recency in the query.
  * Members without a part of three or more characters never count.
  */
-export function evidencedMembers(members: readonly { id: string; name: string }[], recent: ReadonlyMap<string, number>): string[] {
+export function evidencedMembers(members: readonly { id: string; name: string }[], recent: ReadonlyMap<string, number>): Evidenced[] {
   if (!recent.size || !members.length) return [];
   const partsOf = members.map((m) => terms(m.name));
   const df = new Map<string, number>();
@@ -47,5 +53,14 @@ export function evidencedMembers(members: readonly { id: string; name: string }[
     const share = hit / all;
     if (share >= EVIDENCE_SHARE) scored.push({ id: m.id, share, k });
   });
-  return scored.sort((a, b) => b.share - a.share || a.k - b.k).map((s) => s.id);
+  return scored.sort((a, b) => b.share - a.share || a.k - b.k).map(({ id, share }) => ({ id, share }));
+}
+
+/**
+ * The one member the evidence singles out: the best, when no other is as good (words that point at several
+ * members alike, `rewrite` and `log` in `_eval_rewrite_as_log` and `_eval_rewrite_as_exp`, do not tell which).
+ */
+export function singledOut(evidence: readonly Evidenced[]): string | null {
+  if (!evidence.length) return null;
+  return evidence.length === 1 || evidence[0].share > evidence[1].share ? evidence[0].id : null;
 }

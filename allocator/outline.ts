@@ -8,6 +8,7 @@
 import { normalizePath } from '../indexer/paths.ts';
 import type { Tokenizer } from '../indexer/tokenizer.ts';
 import { descriptor, WHOLE_OVER_COMPACT, type Rendered, type RenderInput } from './render.ts';
+import { singledOut, type Evidenced } from './member-evidence.ts';
 import type { ObjectInfo } from './types.ts';
 
 /** The line that stands for hidden lines in an outline (never a line of the repository's code). */
@@ -34,8 +35,8 @@ export interface OutlinePlan {
   declaration: number[];
   members: OutlineMember[];
   readonly fields: number[];
-  /** Members the query's words point at, best first (member-evidence.ts): expanded by their first lines after the touched ones. */
-  evidence?: readonly string[];
+  /** Members the query's words point at, best first (member-evidence.ts): expanded by their first lines after the listings. */
+  evidence?: readonly Evidenced[];
 }
 
 const CONTAINER_KINDS = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'module', 'type', 'impl', 'namespace']);
@@ -246,6 +247,8 @@ export interface OutlineOptions {
   head?: number;
   /** False (with a numeric `opening`): no member listings, the opening and the evidenced members only (a head, see form.ts). */
   listings?: boolean;
+  /** The evidenced members to expand (default: the plan's, best first). */
+  evidence?: readonly string[];
 }
 
 /** The lines an evidenced member is expanded by: whole, or its first `head` lines when longer (whole when `head` is 0). */
@@ -316,7 +319,10 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
   const listings = opts.listings !== false;
   // Evidenced members (not already touched) by their first lines: what the query's words point at, after what it allocated.
   const headSize = opts.head ?? (typeof opts.opening === 'number' ? opts.opening : 0);
-  const evidenced = (plan.evidence ?? []).filter((id) => !opts.touched.includes(id)).flatMap((id) => {
+  // Within a slot's b_i every evidenced member, after the listings; a complete outline of the fill, the one singled out.
+  const one = singledOut(plan.evidence ?? []);
+  const evidenceIds = opts.evidence ?? (strict ? (one ? [one] : []) : (plan.evidence ?? []).map((e) => e.id));
+  const evidenced = evidenceIds.filter((id) => !opts.touched.includes(id)).flatMap((id) => {
     const m = byId.get(id);
     return m ? [evidenceLines(m, headSize)] : [];
   });
@@ -327,9 +333,9 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
       const m = byId.get(id);
       if (m) yield range(m.span[0], m.span[1]);
     }
-    if (!strict) yield* evidenced;
     if (opts.opening === 'grow' && opts.head) for (let i = 0; i < Math.min(input.lines.length, opts.head); i++) yield [i];
     if (listings) for (const m of plan.members) if (m.depth === 1) yield m.listing;
+    if (!strict) yield* evidenced;
   }
   // A complete outline (strict) must show all it requires; the evidenced members come after, as far as they fit.
   const optional: number[][] = [];
