@@ -25,9 +25,9 @@ export interface Evidenced {
 
 /**
  * A member is evidenced when the query's recent weight of its name's parts is at least this share of their whole
- * weight: most of its name, on lines near the cursor (a part a quarter of the way down the query weighs 0.25).
+ * weight: most of its name, on the last lines (a part three quarters of the way down the query weighs 0.75).
  */
-export const EVIDENCE_SHARE = 0.5;
+export const EVIDENCE_SHARE = 0.75;
 
 /**
  * The members whose names the query's code points at, best first: each name part weighs by its IDF among the
