@@ -316,7 +316,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
 
 /**
  * An outline's growth by its nested objects (the members the context touches, in the order they were allocated):
- * the outline with the first of them whole, then the first two, ... while within `room`.
+ * the outline with the first of them whole, then the first two, ... within `room` (one that does not fit is passed over).
  */
 function membersWhole(b: Placed, room: number, spanOf: (id: string) => { startLine: number; endLine: number } | undefined, tok: Tokenizer): Rendered[] {
   if (!isOutline(b.rendered) || b.input !== b.gi.input) return [];
@@ -329,8 +329,8 @@ function membersWhole(b: Placed, room: number, spanOf: (id: string) => { startLi
     const to = Math.min(b.input.lines.length - 1, span.endLine - b.input.startLine);
     if (to - from + 1 > room) continue;
     const bigger = expandOutline(b.input, r, lines(from, to), tok);
-    if (!bigger) continue;
-    if (bigger.tokens > room) break;
+    // One too large for the room leaves it to the next ones (each form adds one member to the last).
+    if (!bigger || bigger.tokens > room) continue;
     out.push((r = bigger));
   }
   return out;
@@ -369,7 +369,10 @@ export function deepen(
     // (A head with evidenced members is an outline without listings: it too grows to the outline with them.)
     const outline = b.filled && outlines(b.gi)
       ? outlineWithin(b.gi.input, b.gi.plan(), room, tok, { touched: touchedOf(b.gi.group), opening: headLines }) : null;
-    const forms = [whole, outline, ...members].filter((r): r is Rendered => r !== null && r.tokens > b.rendered.tokens && r.tokens <= room);
+    // An outline replaces what the block shows only when it shows all of it (a head's evidenced member stays).
+    const current = b.rendered;
+    const keeps = (r: Rendered | null) => !r || !isOutline(current) || (isOutline(r) && [...current.shown].every((i) => r.shown.has(i)));
+    const forms = [whole, keeps(outline) ? outline : null, ...members].filter((r): r is Rendered => r !== null && r.tokens > b.rendered.tokens && r.tokens <= room);
     if (forms.length) steps.push({ b, forms: forms.sort((x, y) => y.tokens - x.tokens) });
   }
   const least = (s: { b: Placed; forms: Rendered[] }) => s.forms.at(-1)!.tokens - s.b.rendered.tokens;

@@ -50,10 +50,11 @@ export function renderGroup(gi: GroupInput, allowance: number, queryTerms: reado
  */
 export function headWithEvidence(gi: GroupInput, headLines: number, room: number, tok: Tokenizer): Rendered | null {
   if (headLines <= 0 || !outlines(gi)) return null;
-  // A head stays compact: one member beside it, the one the words single out.
-  const one = singledOut(gi.plan().evidence ?? []);
+  // A head stays compact: one member beside it, the one the words single out among those not shown already.
+  const touched = touchedOf(gi.group);
+  const one = singledOut((gi.plan().evidence ?? []).filter((e) => !touched.includes(e.id)));
   if (!one) return null;
-  const o = outlineWithin(gi.input, gi.plan(), room, tok, { touched: touchedOf(gi.group), opening: headLines, listings: false, evidence: [one] });
+  const o = outlineWithin(gi.input, gi.plan(), room, tok, { touched, opening: headLines, listings: false, evidence: [one] });
   if (!o || o.tokens > room) return null;
   for (const i of o.shown) if (i >= headLines) return o;
   return null;

@@ -59,6 +59,7 @@ export function evidencedMembers(members: readonly { id: string; name: string }[
 /**
  * The one member the evidence singles out: the best, when no other is as good (words that point at several
  * members alike, `rewrite` and `log` in `_eval_rewrite_as_log` and `_eval_rewrite_as_exp`, do not tell which).
+ * Callers pass the members not shown already: among the others, the words may still single one out.
  */
 export function singledOut(evidence: readonly Evidenced[]): string | null {
   if (!evidence.length) return null;

@@ -320,7 +320,7 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
   // Evidenced members (not already touched) by their first lines: what the query's words point at, after what it allocated.
   const headSize = opts.head ?? (typeof opts.opening === 'number' ? opts.opening : 0);
   // Within a slot's b_i every evidenced member, after the listings; a complete outline of the fill, the one singled out.
-  const one = singledOut(plan.evidence ?? []);
+  const one = singledOut((plan.evidence ?? []).filter((e) => !opts.touched.includes(e.id)));
   const evidenceIds = opts.evidence ?? (strict ? (one ? [one] : []) : (plan.evidence ?? []).map((e) => e.id));
   const evidenced = evidenceIds.filter((id) => !opts.touched.includes(id)).flatMap((id) => {
     const m = byId.get(id);
@@ -351,9 +351,12 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
         order.push(lines);
         continue;
       }
-      // A touched member too large whole: its opening, line by line.
+      // A touched member too large whole: its head (so the members touched after it are shown too), else its
+      // opening, line by line.
       if (opts.touched.some((id) => byId.get(id)?.span[0] === lines[0] && byId.get(id)!.span[1] === lines.at(-1))) {
-        for (const i of lines) if (!tryAdd([i])) break;
+        const head = headSize > 0 && lines.length > headSize ? lines.slice(0, headSize) : null;
+        if (head && tryAdd(head)) order.push(head);
+        else for (const i of lines) if (!tryAdd([i])) break;
       }
     }
     for (const m of plan.members) if (m.depth > 1) if (tryAdd(m.listing)) order.push(m.listing);

@@ -141,3 +141,29 @@ describe('allocation: a class found through structure that a further object wait
     expect(shows('from core.mul import Mul\n\ndef test_products():\n    x = 1', '        step_5 = a * 5 + b')).toBe(false);
   });
 });
+
+describe('the fill: a class found through structure after the slots', () => {
+  const { cls, methods } = classWith(NAMES, 30);
+  const helper = obj('helper', 'core/helper.py', 1, ['def helper(a):', ...Array.from({ length: 30 }, (_, i) => `    h${i} = a + ${i}`)]);
+  const source = memorySource([cls, ...methods, helper]);
+  const candidates: Candidate[] = [
+    { ...view(helper, 1, 'signature'), viaStructure: true, reason: 'structural: imported by the query as helper' },
+    { ...view(cls, 0.9, 'signature'), viaStructure: true, reason: 'structural: imported by the query as Mul' },
+  ];
+  const block = (query: string) => allocate(query, candidates, source, tok, { budget: 700, slots: '1+0' }).blocks.find((b) => b.object === 'Mul')!;
+
+  it('is its head with the singled-out member by its first lines, never past the budget', () => {
+    const a = allocate('from core.mul import Mul\n\ndef test__combine_inverse():\n    x = 1', candidates, source, tok, { budget: 700, slots: '1+0' });
+    const b = a.blocks.find((x) => x.object === 'Mul')!;
+    expect(b.role).toBe('interface');
+    expect(b.text).toContain('    # note 12 on products');
+    expect(b.text).toContain('        step_12 = a * 12 + b');
+    expect(b.text).not.toContain('        step_13 = a * 13 + b');
+    expect(a.totalTokens).toBeLessThanOrEqual(700);
+  });
+  it('without such words no member is expanded (the room left grows its head to the outline)', () => {
+    const b = block('from core.mul import Mul\n\ndef test_products():\n    x = 1');
+    expect(b.text).toContain('    # note 12 on products');
+    expect(b.text).not.toContain('        step_0 = a * 0 + b');
+  });
+});
