@@ -9,7 +9,7 @@ import { renderInput } from '../../allocator/render.ts';
 import type { ObjectText } from '../../allocator/types.ts';
 import { getTokenizer } from '../../indexer/tokenizer.ts';
 import type { Candidate } from '../../indexer/types.ts';
-import { memorySource, obj, view } from './fixtures.ts';
+import { classOf, memorySource, obj, view } from './fixtures.ts';
 
 const tok = getTokenizer('cl100k_base');
 
@@ -165,5 +165,18 @@ describe('the fill: a class found through structure after the slots', () => {
     const b = block('from core.mul import Mul\n\ndef test_products():\n    x = 1');
     expect(b.text).toContain('    # note 12 on products');
     expect(b.text).not.toContain('        step_0 = a * 0 + b');
+  });
+});
+
+describe('touched members in an outline', () => {
+  // The first touched member is far longer than the allowance: its head, then the second one whole.
+  const { cls, methods } = classOf([300, 5]);
+  const input = renderInput(cls);
+  const plan = outlinePlan(cls, input, methods);
+  it('one too large whole shows its head and leaves room for the next touched member', () => {
+    const o = outlineWithin(input, plan, 500, tok, { touched: ['m0', 'm1'], opening: 'grow', head: 15 })!;
+    expect(o.tokens).toBeLessThanOrEqual(500);
+    expect(o.text).toContain('        v12 = x * 12 + 0');
+    expect(o.text).toContain('        v4 = x * 4 + 1');
   });
 });
