@@ -8,7 +8,7 @@
 import { normalizePath } from '../indexer/paths.ts';
 import type { Tokenizer } from '../indexer/tokenizer.ts';
 import { descriptor, WHOLE_OVER_COMPACT, type Rendered, type RenderInput } from './render.ts';
-import type { Evidenced } from './member-evidence.ts';
+import { singledOut, type Evidenced } from './member-evidence.ts';
 import type { ObjectInfo } from './types.ts';
 
 /** The line that stands for hidden lines in an outline (never a line of the repository's code). */
@@ -319,8 +319,9 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
   const listings = opts.listings !== false;
   // Evidenced members (not already touched) by their first lines: what the query's words point at, after what it allocated.
   const headSize = opts.head ?? (typeof opts.opening === 'number' ? opts.opening : 0);
-  // Every evidenced member, after the listings (a complete outline: as far as they fit, best first).
-  const evidenceIds = opts.evidence ?? (plan.evidence ?? []).map((e) => e.id);
+  // Within a slot's b_i every evidenced member, after the listings; a complete outline of the fill, the one singled out.
+  const one = singledOut((plan.evidence ?? []).filter((e) => !opts.touched.includes(e.id)));
+  const evidenceIds = opts.evidence ?? (strict ? (one ? [one] : []) : (plan.evidence ?? []).map((e) => e.id));
   const evidenced = evidenceIds.filter((id) => !opts.touched.includes(id)).flatMap((id) => {
     const m = byId.get(id);
     return m ? [evidenceLines(m, headSize)] : [];
