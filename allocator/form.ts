@@ -7,7 +7,7 @@
 import type { Tokenizer } from '../indexer/tokenizer.ts';
 import type { Group } from './containment.ts';
 import { isContainer, isOutline, outlinePlan, outlineWithin, type OutlinePlan } from './outline.ts';
-import { evidencedMembers, singledOut } from './member-evidence.ts';
+import { evidencedMembers, mayBeEvidenced, singledOut } from './member-evidence.ts';
 import { renderWithin, type Rendered, type RenderInput } from './render.ts';
 import type { ContainmentHow, ObjectInfo, ObjectText } from './types.ts';
 
@@ -24,6 +24,8 @@ export interface GroupInput {
   plan(): OutlinePlan;
   /** The query's terms weighted by recency (member-evidence.ts), for the groups this one becomes. */
   recent: ReadonlyMap<string, number>;
+  /** Whether an object inside the root may be evidenced, known without the outline plan (most are not). */
+  mayHaveEvidence(): boolean;
 }
 
 /** Object ids nested in a group, best first: the members its outline expands. */
@@ -49,7 +51,7 @@ export function renderGroup(gi: GroupInput, allowance: number, queryTerms: reado
  * to use one), within `room`. Null when no member is singled out or it does not fit beside the head.
  */
 export function headWithEvidence(gi: GroupInput, headLines: number, room: number, tok: Tokenizer): Rendered | null {
-  if (headLines <= 0 || !outlines(gi)) return null;
+  if (headLines <= 0 || !gi.mayHaveEvidence() || !outlines(gi)) return null;
   // A head stays compact: one member beside it, the one the words single out among those not shown already.
   const touched = touchedOf(gi.group);
   const one = singledOut((gi.plan().evidence ?? []).filter((e) => !touched.includes(e.id)));
@@ -93,5 +95,8 @@ export function groupInput(
     p.evidence = evidencedMembers(p.members.filter((m) => m.depth === 1), recent);
     return p;
   };
-  return { group, root, input, d, fromStart, recent, plan: () => (plan ??= planned()) };
+  let may: boolean | undefined;
+  const mayHaveEvidence = (): boolean =>
+    (may ??= fiber(root.path).some((o) => o.id !== root.id && o.startLine >= root.startLine && o.endLine <= root.endLine && mayBeEvidenced(o.name, recent)));
+  return { group, root, input, d, fromStart, recent, mayHaveEvidence, plan: () => (plan ??= planned()) };
 }

@@ -36,6 +36,9 @@ export const EVIDENCE_SHARE = 0.75;
  */
 export function evidencedMembers(members: readonly { id: string; name: string }[], recent: ReadonlyMap<string, number>): Evidenced[] {
   if (!recent.size || !members.length) return [];
+  // A share of EVIDENCE_SHARE needs a part at least that recent: no name holding one, no evidence (a module's
+  // outline asks this of thousands of members).
+  if (!members.some((m) => mayBeEvidenced(m.name, recent))) return [];
   const partsOf = members.map((m) => terms(m.name));
   const df = new Map<string, number>();
   for (const parts of partsOf) for (const p of new Set(parts)) df.set(p, (df.get(p) ?? 0) + 1);
@@ -64,4 +67,20 @@ export function evidencedMembers(members: readonly { id: string; name: string }[
 export function singledOut(evidence: readonly Evidenced[]): string | null {
   if (!evidence.length) return null;
   return evidence.length === 1 || evidence[0].share > evidence[1].share ? evidence[0].id : null;
+}
+
+/** The query's terms recent enough for a member named by them to be evidenced (a share is a mean of recencies). */
+function lateTerms(recent: ReadonlyMap<string, number>): string[] {
+  let late = lateKept.get(recent);
+  if (!late) lateKept.set(recent, (late = [...recent].filter(([, w]) => w >= EVIDENCE_SHARE).map(([t]) => t)));
+  return late;
+}
+const lateKept = new WeakMap<ReadonlyMap<string, number>, string[]>();
+
+/** Whether a name may be evidenced: it holds a late term (lower-cased, as a substring: cheap, never a miss). */
+export function mayBeEvidenced(name: string, recent: ReadonlyMap<string, number>): boolean {
+  const late = lateTerms(recent);
+  if (!late.length) return false;
+  const lower = name.toLowerCase();
+  return late.some((t) => lower.includes(t));
 }
