@@ -79,6 +79,8 @@ export function containmentOf(gi: GroupInput, r: Rendered, infos: ReadonlyMap<st
   });
 }
 
+const NO_TERMS: ReadonlyMap<string, number> = new Map();
+
 /**
  * A group's input: the root's whole lines, d_i, and a lazily computed outline plan over its file, with the members
  * the query's recent words point at (`recent`, see member-evidence.ts).
@@ -89,14 +91,17 @@ export function groupInput(
 ): GroupInput {
   let plan: OutlinePlan | undefined;
   const fromStart = [group.root, ...group.nested].some((s) => s.position.viaStructure === true);
+  // Evidence is what a code query's lines name: an object found through structure (a prose query's words are matched
+  // by the retriever itself).
+  const words = fromStart ? recent : NO_TERMS;
   const planned = (): OutlinePlan => {
     const p = outlinePlan(root, input, fiber(root.path));
     // Direct members only: a nested member's name is its class's business (and a module's functions are its direct members).
-    p.evidence = evidencedMembers(p.members.filter((m) => m.depth === 1), recent);
+    p.evidence = evidencedMembers(p.members.filter((m) => m.depth === 1), words);
     return p;
   };
   let may: boolean | undefined;
   const mayHaveEvidence = (): boolean =>
-    (may ??= fiber(root.path).some((o) => o.id !== root.id && o.startLine >= root.startLine && o.endLine <= root.endLine && mayBeEvidenced(o.name, recent)));
+    (may ??= fiber(root.path).some((o) => o.id !== root.id && o.startLine >= root.startLine && o.endLine <= root.endLine && mayBeEvidenced(o.name, words)));
   return { group, root, input, d, fromStart, recent, mayHaveEvidence, plan: () => (plan ??= planned()) };
 }

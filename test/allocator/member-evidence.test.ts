@@ -100,6 +100,16 @@ describe('a head with the evidenced member', () => {
     expect(r.text).not.toContain('def flatten');
   });
 
+  it('reads no evidence for an object not found through structure (a prose query: the retriever matched its words)', () => {
+    const prose = groupInput(
+      { root: { position: { key: 'mul', objectId: 'mul', fiber: cls.path, score: 1, rank: 1, span: null, views: [], origin: 'retrieved' }, role: 'core' }, nested: [] },
+      cls, input, Infinity, () => methods, recentTerms('how is the combine inverse of a product computed'),
+    );
+    expect(prose.plan().evidence).toEqual([]);
+    expect(headWithEvidence(prose, 15, 2000, tok)).toBeNull();
+    expect(gi('how is the combine inverse of a product computed').plan().evidence!.map((e) => e.id)).toEqual(['_combine_inverse']);
+  });
+
   it('is null when no member is singled out, or the member does not fit beside the head', () => {
     expect(headWithEvidence(gi('a = 1\nb = 2'), 15, 2000, tok)).toBeNull();
     const head = headWithEvidence(gi('x = 1\n\ndef test__combine_inverse():\n    x = 2'), 15, 2000, tok)!;
