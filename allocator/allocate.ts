@@ -12,13 +12,14 @@ import { joinWithinBudget, SEPARATOR } from './join.ts';
 import { parseAllocateOptions, type AllocateOptions, type AllocateOptionsInput } from './options.ts';
 import { groupNested, type Group } from './containment.ts';
 import { deepen, fillBudget, type Placed } from './fill.ts';
-import { containmentOf, groupInput, renderGroup, type GroupInput } from './form.ts';
+import { containmentOf, groupInput, headWithEvidence, renderGroup, type GroupInput } from './form.ts';
 import { isOutline, shownRanges, shrinkOutline } from './outline.ts';
 import { fragments, quotient } from './quotient.ts';
 import {
   endLineOf, renderInput, renderWindow, renderWithin, shrinkRendered, wholeText, wholeTokens, type Rendered, type RenderInput,
 } from './render.ts';
 import { terms } from './terms.ts';
+import { recentTerms } from './member-evidence.ts';
 import type {
   Allocation, Block, BudgetStep, BudgetTrace, ObjectInfo, ObjectSource, ObjectText, Position, PositionTrace, RenderTrace,
 } from './types.ts';
@@ -100,10 +101,11 @@ export function relevant(rest: readonly Position[], ranked: readonly Position[],
 // Breadth rule (slots): a structure-found slot not shown whole (d_i > b_i) and longer than a head shows its head: a
 // window of it, or the outline of a container that is no receiver of the query and holds no other allocated object
 // (a receiver's outline lists the members the query calls next).
+// A container's head goes on with the members the query's words point at (form.ts, headWithEvidence).
 function headFirst(b: Placed, headLines: number, tok: Tokenizer): void {
   const outline = b.rendered.outcome === 'outline' && !b.gi.group.root.position.receiver && b.gi.group.nested.length === 0;
   if (!b.gi.fromStart || (b.rendered.outcome !== 'clipped' && !outline) || b.input.lines.length <= headLines) return;
-  const head = renderWindow(b.input, [0, headLines - 1], tok);
+  const head = headWithEvidence(b.gi, headLines, b.rendered.tokens, tok) ?? renderWindow(b.input, [0, headLines - 1], tok);
   if (head.tokens < b.rendered.tokens) b.rendered = head;
 }
 
@@ -188,6 +190,7 @@ export function allocate(
   const tok = resolveTokenizer(tokenizer, options, opts.tokenizer);
   const B = opts.budget;
   const queryTokens = terms(query);
+  const recent = recentTerms(query);
 
   // 1-2. Candidates -> positions (quotient, or fragments under the ablation); ids the store lacks drop out.
   const ranked = opts.noQuotient ? fragments(candidates) : quotient(candidates);
@@ -214,7 +217,7 @@ export function allocate(
   const groupInputs = groups.map((g) => {
     const obj = texts.get(g.root.position.objectId)!;
     const input = inputFor(g.root.position, obj);
-    return groupInput(g, obj, input, opts.noRender ? tok.count(wholeText(input)) : wholeTokens(input, Math.max(opts.objectCap, 0), tok), fiber);
+    return groupInput(g, obj, input, opts.noRender ? tok.count(wholeText(input)) : wholeTokens(input, Math.max(opts.objectCap, 0), tok), fiber, recent);
   });
 
   // 4-5. Token authority and rendering; the m-1 separators are reserved first, so they are counted too.
@@ -254,6 +257,7 @@ export function allocate(
       objectCap: opts.objectCap,
       admits: (p) => admitted.has(p.key),
       tok,
+      recent,
     })
     : null;
 

@@ -7,7 +7,7 @@
  */
 import type { Tokenizer } from '../indexer/tokenizer.ts';
 import { overlapping, within } from './containment.ts';
-import { groupInput, outlines, touchedOf, type GroupInput } from './form.ts';
+import { groupInput, headWithEvidence, outlines, touchedOf, type GroupInput } from './form.ts';
 import { grow, growthBefore, growthOffers, support } from './growth.ts';
 import { headInput } from './head.ts';
 import { expandOutline, isOutline, outlineWithin, type RenderedOutline } from './outline.ts';
@@ -52,6 +52,8 @@ export interface FillContext {
   /** The relevance stop: whether an object may take a block of its own (one nested in a block is expanded there regardless). */
   admits(p: Position): boolean;
   tok: Tokenizer;
+  /** The query's terms weighted by recency: the members an outline expands by evidence (member-evidence.ts). */
+  recent?: ReadonlyMap<string, number>;
 }
 
 /** Whether a block shows its whole object (not a head, window or outline of it). */
@@ -126,7 +128,7 @@ function outlineAroundSlots(gi: GroupInput, inner: readonly Placed[], room: numb
   const { root: obj, input } = gi;
   const nestedOf = (bs: readonly Placed[]) => bs.flatMap((b) => [b.gi.group.root, ...b.gi.group.nested]);
   const fewer = { root: gi.group.root, nested: nestedOf(slots) };
-  let o = outlineWithin(input, groupInput(fewer, obj, input, gi.d, ctx.fiber).plan(), room, ctx.tok, { touched: touchedOf(fewer), opening: ctx.headLines });
+  let o = outlineWithin(input, groupInput(fewer, obj, input, gi.d, ctx.fiber, gi.recent).plan(), room, ctx.tok, { touched: touchedOf(fewer), opening: ctx.headLines });
   for (const b of dropped) {
     if (!o) break;
     const m = b.gi.root;
@@ -134,7 +136,7 @@ function outlineAroundSlots(gi: GroupInput, inner: readonly Placed[], room: numb
     o = expandMember(input, o, span, ctx.headLines, (t) => t <= room, ctx.tok) ?? o;
   }
   if (!o || o.tokens > room) return null;
-  return { gi: groupInput({ ...fewer, nested: [...fewer.nested, ...nestedOf(dropped)] }, obj, input, gi.d, ctx.fiber), rendered: o };
+  return { gi: groupInput({ ...fewer, nested: [...fewer.nested, ...nestedOf(dropped)] }, obj, input, gi.d, ctx.fiber, gi.recent), rendered: o };
 }
 
 // Fill rule: positions in rank order; each new object takes the first form that fits what is left (whole, an
@@ -227,7 +229,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       // Below the relevance stop it takes over its shown parts only within twice them (WHOLE_OVER_COMPACT: parts that
       // save less than half are not worth the breadth they keep), never spending the fill's budget on its own.
       const room = ctx.admits(p) ? freed + left : Math.min(freed + left, WHOLE_OVER_COMPACT * freed);
-      let gi = groupInput(group, obj, input, wholeTokens(input, room, tok), ctx.fiber);
+      let gi = groupInput(group, obj, input, wholeTokens(input, room, tok), ctx.fiber, ctx.recent);
       let next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
         : outlines(gi) ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines })
         : null;
@@ -269,7 +271,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
     // class the query calls members through, or a class or module found otherwise, its outline with a head's
     // opening), and its outline or whole form only when the blocks deepen, once every further object had its compact form.
     const longer = ctx.headLines > 0 && input.lines.length > ctx.headLines;
-    const gi = groupInput({ root: selected, nested: [] }, obj, input, longer && p.viaStructure ? Infinity : wholeTokens(input, room, tok), ctx.fiber);
+    const gi = groupInput({ root: selected, nested: [] }, obj, input, longer && p.viaStructure ? Infinity : wholeTokens(input, room, tok), ctx.fiber, ctx.recent);
     const place = (blockInput: RenderInput, rendered: Rendered): Placed => ({ gi, input: blockInput, rendered, role: selected.role, allowance: room, filled: true });
     const compact = longer && (p.viaStructure || outlines(gi));
     let block: Placed | null = null;
@@ -277,6 +279,10 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
     else if (compact && (!p.viaStructure || p.receiver) && outlines(gi)) {
       const o = outlineWithin(input, gi.plan(), room, tok, { touched: [], opening: ctx.headLines });
       if (o) block = place(input, o);
+    }
+    if (!block && compact && p.viaStructure) {
+      const evidenced = headWithEvidence(gi, ctx.headLines, room, tok);
+      if (evidenced) block = place(input, evidenced);
     }
     if (!block && compact && p.viaStructure) {
       const head = headInput(obj, ctx.headLines);
@@ -310,7 +316,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
 
 /**
  * An outline's growth by its nested objects (the members the context touches, in the order they were allocated):
- * the outline with the first of them whole, then the first two, ... while within `room`.
+ * the outline with the first of them whole, then the first two, ... within `room` (one that does not fit is passed over).
  */
 function membersWhole(b: Placed, room: number, spanOf: (id: string) => { startLine: number; endLine: number } | undefined, tok: Tokenizer): Rendered[] {
   if (!isOutline(b.rendered) || b.input !== b.gi.input) return [];
@@ -323,8 +329,8 @@ function membersWhole(b: Placed, room: number, spanOf: (id: string) => { startLi
     const to = Math.min(b.input.lines.length - 1, span.endLine - b.input.startLine);
     if (to - from + 1 > room) continue;
     const bigger = expandOutline(b.input, r, lines(from, to), tok);
-    if (!bigger) continue;
-    if (bigger.tokens > room) break;
+    // One too large for the room leaves it to the next ones (each form adds one member to the last).
+    if (!bigger || bigger.tokens > room) continue;
     out.push((r = bigger));
   }
   return out;
@@ -360,9 +366,13 @@ export function deepen(
     const members = membersWhole(b, room, spanOf, tok);
     const whole = b.filled ? wholeWithin(b.gi.input, room, tok) : null;
     if (whole) b.gi.d = whole.tokens;
-    const outline = b.filled && !isOutline(b.rendered) && outlines(b.gi)
+    // (A head with evidenced members is an outline without listings: it too grows to the outline with them.)
+    const outline = b.filled && outlines(b.gi)
       ? outlineWithin(b.gi.input, b.gi.plan(), room, tok, { touched: touchedOf(b.gi.group), opening: headLines }) : null;
-    const forms = [whole, outline, ...members].filter((r): r is Rendered => r !== null && r.tokens > b.rendered.tokens && r.tokens <= room);
+    // An outline replaces what the block shows only when it shows all of it (a head's evidenced member stays).
+    const current = b.rendered;
+    const keeps = (r: Rendered | null) => !r || !isOutline(current) || (isOutline(r) && [...current.shown].every((i) => r.shown.has(i)));
+    const forms = [whole, keeps(outline) ? outline : null, ...members].filter((r): r is Rendered => r !== null && r.tokens > b.rendered.tokens && r.tokens <= room);
     if (forms.length) steps.push({ b, forms: forms.sort((x, y) => y.tokens - x.tokens) });
   }
   const least = (s: { b: Placed; forms: Rendered[] }) => s.forms.at(-1)!.tokens - s.b.rendered.tokens;

@@ -7,6 +7,7 @@
 import type { Tokenizer } from '../indexer/tokenizer.ts';
 import type { Group } from './containment.ts';
 import { isContainer, isOutline, outlinePlan, outlineWithin, type OutlinePlan } from './outline.ts';
+import { evidencedMembers, mayBeEvidenced, singledOut } from './member-evidence.ts';
 import { renderWithin, type Rendered, type RenderInput } from './render.ts';
 import type { ContainmentHow, ObjectInfo, ObjectText } from './types.ts';
 
@@ -21,6 +22,10 @@ export interface GroupInput {
   fromStart: boolean;
   /** The outline plan over the root's file, computed once when first needed. */
   plan(): OutlinePlan;
+  /** The query's terms weighted by recency (member-evidence.ts), for the groups this one becomes. */
+  recent: ReadonlyMap<string, number>;
+  /** Whether an object inside the root may be evidenced, known without the outline plan (most are not). */
+  mayHaveEvidence(): boolean;
 }
 
 /** Object ids nested in a group, best first: the members its outline expands. */
@@ -40,6 +45,23 @@ export function renderGroup(gi: GroupInput, allowance: number, queryTerms: reado
   return renderWithin(gi.input, allowance, queryTerms, tok, { from: gi.fromStart ? 'start' : 'query', wholeTokens: gi.d });
 }
 
+/**
+ * A head that shows what the query points at: a class or module's first `headLines` lines (its declaration and
+ * docstring, how to make one) and then the first lines of the member the query's words single out (how it is about
+ * to use one), within `room`. Null when no member is singled out or it does not fit beside the head.
+ */
+export function headWithEvidence(gi: GroupInput, headLines: number, room: number, tok: Tokenizer): Rendered | null {
+  if (headLines <= 0 || !gi.mayHaveEvidence() || !outlines(gi)) return null;
+  // A head stays compact: one member beside it, the one the words single out among those not shown already.
+  const touched = touchedOf(gi.group);
+  const one = singledOut((gi.plan().evidence ?? []).filter((e) => !touched.includes(e.id)));
+  if (!one) return null;
+  const o = outlineWithin(gi.input, gi.plan(), room, tok, { touched, opening: headLines, listings: false, evidence: [one] });
+  if (!o || o.tokens > room) return null;
+  for (const i of o.shown) if (i >= headLines) return o;
+  return null;
+}
+
 /** How each nested object of a group is shown by the group's rendering. */
 export function containmentOf(gi: GroupInput, r: Rendered, infos: ReadonlyMap<string, ObjectInfo>): { objectId: string; object: string; how: ContainmentHow }[] {
   return gi.group.nested.map((s) => {
@@ -57,9 +79,29 @@ export function containmentOf(gi: GroupInput, r: Rendered, infos: ReadonlyMap<st
   });
 }
 
-/** A group's input: the root's whole lines, d_i, and a lazily computed outline plan over its file. */
-export function groupInput(group: Group, root: ObjectText, input: RenderInput, d: number, fiber: (path: string) => readonly ObjectInfo[]): GroupInput {
+const NO_TERMS: ReadonlyMap<string, number> = new Map();
+
+/**
+ * A group's input: the root's whole lines, d_i, and a lazily computed outline plan over its file, with the members
+ * the query's recent words point at (`recent`, see member-evidence.ts).
+ */
+export function groupInput(
+  group: Group, root: ObjectText, input: RenderInput, d: number, fiber: (path: string) => readonly ObjectInfo[],
+  recent: ReadonlyMap<string, number> = new Map(),
+): GroupInput {
   let plan: OutlinePlan | undefined;
   const fromStart = [group.root, ...group.nested].some((s) => s.position.viaStructure === true);
-  return { group, root, input, d, fromStart, plan: () => (plan ??= outlinePlan(root, input, fiber(root.path))) };
+  // Evidence is what a code query's lines name: an object found through structure (a prose query's words are matched
+  // by the retriever itself).
+  const words = fromStart ? recent : NO_TERMS;
+  const planned = (): OutlinePlan => {
+    const p = outlinePlan(root, input, fiber(root.path));
+    // Direct members only: a nested member's name is its class's business (and a module's functions are its direct members).
+    p.evidence = evidencedMembers(p.members.filter((m) => m.depth === 1), words);
+    return p;
+  };
+  let may: boolean | undefined;
+  const mayHaveEvidence = (): boolean =>
+    (may ??= fiber(root.path).some((o) => o.id !== root.id && o.startLine >= root.startLine && o.endLine <= root.endLine && mayBeEvidenced(o.name, words)));
+  return { group, root, input, d, fromStart, recent, mayHaveEvidence, plan: () => (plan ??= planned()) };
 }

@@ -8,6 +8,7 @@
 import { normalizePath } from '../indexer/paths.ts';
 import type { Tokenizer } from '../indexer/tokenizer.ts';
 import { descriptor, WHOLE_OVER_COMPACT, type Rendered, type RenderInput } from './render.ts';
+import { singledOut, type Evidenced } from './member-evidence.ts';
 import type { ObjectInfo } from './types.ts';
 
 /** The line that stands for hidden lines in an outline (never a line of the repository's code). */
@@ -16,6 +17,8 @@ export const ELISION = '⋮';
 /** One member of an outlined object: the lines that list it, and its whole span (0-based indices into the input's lines). */
 export interface OutlineMember {
   id: string;
+  /** The member's own name (its words are what the query's evidence matches). */
+  name: string;
   /** 1 for a direct child, 2 for a child's child, ... */
   depth: number;
   /** Declaration lines and the first line of its docstring (found when first read). */
@@ -32,6 +35,8 @@ export interface OutlinePlan {
   declaration: number[];
   members: OutlineMember[];
   readonly fields: number[];
+  /** Members the query's words point at, best first (member-evidence.ts): expanded by their first lines after the listings. */
+  evidence?: readonly Evidenced[];
 }
 
 const CONTAINER_KINDS = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'module', 'type', 'impl', 'namespace']);
@@ -136,6 +141,7 @@ export function outlinePlan(root: ObjectInfo & { docstring?: string | null }, in
     let listing: number[] | undefined;
     members.push({
       id: o.id,
+      name: o.name,
       depth: open.length + 1,
       span: [from, to],
       get listing() {
@@ -239,6 +245,16 @@ export interface OutlineOptions {
   opening: 'grow' | number;
   /** With `grow`: a head of this many opening lines comes right after the touched members, before the listings. */
   head?: number;
+  /** False (with a numeric `opening`): no member listings, the opening and the evidenced members only (a head, see form.ts). */
+  listings?: boolean;
+  /** The evidenced members to expand (default: the plan's, best first). */
+  evidence?: readonly string[];
+}
+
+/** The lines an evidenced member is expanded by: whole, or its first `head` lines when longer (whole when `head` is 0). */
+function evidenceLines(m: OutlineMember, head: number): number[] {
+  const [from, to] = m.span;
+  return range(from, head > 0 ? Math.min(to, from + head - 1) : to);
 }
 
 const costs = new WeakMap<readonly string[], { tok: Tokenizer; of: Map<number, number> }>();
@@ -300,6 +316,16 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
   if (!tryAdd(declaration) && declaration.length) return null;
   const kept = new Set(shown);
   const byId = new Map(plan.members.map((m) => [m.id, m]));
+  const listings = opts.listings !== false;
+  // Evidenced members (not already touched) by their first lines: what the query's words point at, after what it allocated.
+  const headSize = opts.head ?? (typeof opts.opening === 'number' ? opts.opening : 0);
+  // Within a slot's b_i every evidenced member, after the listings; a complete outline of the fill, the one singled out.
+  const one = singledOut((plan.evidence ?? []).filter((e) => !opts.touched.includes(e.id)));
+  const evidenceIds = opts.evidence ?? (strict ? (one ? [one] : []) : (plan.evidence ?? []).map((e) => e.id));
+  const evidenced = evidenceIds.filter((id) => !opts.touched.includes(id)).flatMap((id) => {
+    const m = byId.get(id);
+    return m ? [evidenceLines(m, headSize)] : [];
+  });
   // In order; a listing is found only when its turn comes (a complete outline stops at the first that does not fit).
   function* required(): Generator<number[]> {
     if (typeof opts.opening === 'number') yield range(0, Math.min(input.lines.length, opts.opening) - 1);
@@ -308,19 +334,29 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
       if (m) yield range(m.span[0], m.span[1]);
     }
     if (opts.opening === 'grow' && opts.head) for (let i = 0; i < Math.min(input.lines.length, opts.head); i++) yield [i];
-    for (const m of plan.members) if (m.depth === 1) yield m.listing;
+    if (listings) for (const m of plan.members) if (m.depth === 1) yield m.listing;
+    if (!strict) yield* evidenced;
   }
+  // A complete outline (strict) must show all it requires; the evidenced members come after, as far as they fit.
+  const optional: number[][] = [];
   if (strict) {
     for (const lines of required()) if (!tryAdd(lines)) return null;
+    for (const lines of evidenced) {
+      const fresh = lines.filter((i) => !shown.has(i));
+      if (tryAdd(fresh)) optional.push(fresh);
+    }
   } else {
     for (const lines of required()) {
       if (tryAdd(lines)) {
         order.push(lines);
         continue;
       }
-      // A touched member too large whole: its opening, line by line.
+      // A touched member too large whole: its head (so the members touched after it are shown too), else its
+      // opening, line by line.
       if (opts.touched.some((id) => byId.get(id)?.span[0] === lines[0] && byId.get(id)!.span[1] === lines.at(-1))) {
-        for (const i of lines) if (!tryAdd([i])) break;
+        const head = headSize > 0 && lines.length > headSize ? lines.slice(0, headSize) : null;
+        if (head && tryAdd(head)) order.push(head);
+        else for (const i of lines) if (!tryAdd([i])) break;
       }
     }
     for (const m of plan.members) if (m.depth > 1) if (tryAdd(m.listing)) order.push(m.listing);
@@ -336,8 +372,8 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
   let text = outlineText(input, shown);
   let tokens = tok.count(text);
   while (tokens > allowance) {
-    if (strict) return null;
-    const lines = order.pop();
+    if (strict && !optional.length) return null;
+    const lines = strict ? optional.pop() : order.pop();
     if (!lines) {
       for (const i of [...shown].filter((i) => !kept.has(i)).sort((a, b) => b - a)) {
         shown.delete(i);
