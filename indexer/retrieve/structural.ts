@@ -311,6 +311,7 @@ function seedObjects(
   // Member calls resolved through a class, and the query's pending classes: parallel calls (parallel-calls.ts).
   const memberCalls: ResolvedMemberCall[] = [];
   const pendingClasses: { id: string; order: number }[] = [];
+  const importLocals = new Set(reading.imports.map((imp) => imp.alias ?? imp.name.split('.')[0]));
   const isType = (id: string | undefined): id is string => id !== undefined && TYPE_KINDS.has(s.objects.get(id)?.kind as ObjectKind);
   // One receiver may be bound to several locals: the first binding names it, every local counts for recency.
   const bind = (id: string, how: string, local: string) => {
@@ -380,6 +381,12 @@ function seedObjects(
         const parent = s.objects.get(id)?.parentId;
         const through = resolveType(call.qualifier);
         if (parent && through === parent) bind(parent, `${call.qualifier}.`, call.qualifier);
+        // `x.m(` on a local the query binds to nothing it can read (a callback's parameter, an untyped argument),
+        // resolved to a member of one class: x stands for an instance of it, whose other members are in play too.
+        const q = call.qualifier;
+        if (parent && !through && isType(parent) && !SELF_RECEIVERS.has(q) && !reading.receivers.types.has(q) && !importLocals.has(q)) {
+          bind(parent, `${q}.${call.name} is ${s.objects.get(parent)!.name}.${call.name}`, q);
+        }
         if (through) memberCalls.push({ name: call.name, classId: through, at: reading.recency.get(call.name) ?? 0 });
       }
       // A class the query instantiates: an instance in play, whose members the next lines may call.
