@@ -384,7 +384,7 @@ function seedObjects(
         // `x.m(` on a local the query binds to nothing it can read (a callback's parameter, an untyped argument),
         // resolved to a member of one class: x stands for an instance of it, whose other members are in play too.
         const q = call.qualifier;
-        if (parent && !through && isType(parent) && !SELF_RECEIVERS.has(q) && !reading.receivers.types.has(q) && !importLocals.has(q)) {
+        if (parent && !through && isType(parent) && LOCAL_NAME.test(q) && !SELF_RECEIVERS.has(q) && !reading.receivers.types.has(q) && !importLocals.has(q)) {
           bind(parent, `${q}.${call.name} is ${s.objects.get(parent)!.name}.${call.name}`, q);
         }
         if (through) memberCalls.push({ name: call.name, classId: through, at: reading.recency.get(call.name) ?? 0 });
@@ -475,6 +475,8 @@ function byDegree(s: Structure, defs: readonly string[]): number[] {
   return w.map((x) => x / total);
 }
 
+/** A plain local name: not a chain of attributes (`self.model._meta`), whose type the query says nothing of. */
+const LOCAL_NAME = /^[A-Za-z_$][\w$]*$/;
 const SELF_RECEIVERS = new Set(['self', 'this', 'cls', 'super', 'super()']);
 
 /**
