@@ -6,7 +6,7 @@ import type { ResolverReference } from '../resolve/resolve.ts';
 import { prepared, type DB } from '../store/open.ts';
 import { TYPE_KINDS, type Candidate, type CodeLanguage, type ExtractedReference, type ObjectKind, type ViewKind } from '../types.ts';
 import { personalizedPageRank } from './graph.ts';
-import { parallelMembers, type ResolvedMemberCall } from './parallel-calls.ts';
+import { parallelMembers, type PendingClass, type ResolvedMemberCall } from './parallel-calls.ts';
 import { pendingPrior, type ImportSeen } from './pending-prior.ts';
 import type { LoadedLanguage } from '../languages/registry.ts';
 import { STOP_WORDS, type TermShape } from './prose-reading.ts';
@@ -310,7 +310,7 @@ function seedObjects(
   const called = new Set<string>();
   // Member calls resolved through a class, and the query's pending classes: parallel calls (parallel-calls.ts).
   const memberCalls: ResolvedMemberCall[] = [];
-  const pendingClasses: { id: string; order: number }[] = [];
+  const pendingClasses: PendingClass[] = [];
   const importLocals = new Set(reading.imports.map((imp) => imp.alias ?? imp.name.split('.')[0]));
   const isType = (id: string | undefined): id is string => id !== undefined && TYPE_KINDS.has(s.objects.get(id)?.kind as ObjectKind);
   // One receiver may be bound to several locals: the first binding names it, every local counts for recency.
@@ -370,7 +370,8 @@ function seedObjects(
     for (const [id, reason, classId] of receiverCalls(reading, resolveType, inheritedMember)) {
       add(id, WEIGHT.called, reason);
       called.add(id);
-      memberCalls.push({ name: s.objects.get(id)!.name, classId, at: reading.recency.get(s.objects.get(id)!.name) ?? 0 });
+      const name = s.objects.get(id)!.name;
+      memberCalls.push({ name, classId, at: reading.recency.get(name) ?? 0 });
     }
     for (const call of reading.calls) {
       const id = resolver.resolve(asRef(call));
