@@ -6,7 +6,7 @@ import type { ResolverReference } from '../resolve/resolve.ts';
 import { prepared, type DB } from '../store/open.ts';
 import { TYPE_KINDS, type Candidate, type CodeLanguage, type ExtractedReference, type ObjectKind, type ViewKind } from '../types.ts';
 import { personalizedPageRank } from './graph.ts';
-import { parallelMembers, type ResolvedMemberCall } from './parallel-calls.ts';
+import { parallelMembers, type PendingClass, type ResolvedMemberCall } from './parallel-calls.ts';
 import { pendingPrior, type ImportSeen } from './pending-prior.ts';
 import type { LoadedLanguage } from '../languages/registry.ts';
 import { STOP_WORDS, type TermShape } from './prose-reading.ts';
@@ -310,7 +310,8 @@ function seedObjects(
   const called = new Set<string>();
   // Member calls resolved through a class, and the query's pending classes: parallel calls (parallel-calls.ts).
   const memberCalls: ResolvedMemberCall[] = [];
-  const pendingClasses: { id: string; order: number }[] = [];
+  const pendingClasses: PendingClass[] = [];
+  const importLocals = new Set(reading.imports.map((imp) => imp.alias ?? imp.name.split('.')[0]));
   const isType = (id: string | undefined): id is string => id !== undefined && TYPE_KINDS.has(s.objects.get(id)?.kind as ObjectKind);
   // One receiver may be bound to several locals: the first binding names it, every local counts for recency.
   const bind = (id: string, how: string, local: string) => {
@@ -369,7 +370,8 @@ function seedObjects(
     for (const [id, reason, classId] of receiverCalls(reading, resolveType, inheritedMember)) {
       add(id, WEIGHT.called, reason);
       called.add(id);
-      memberCalls.push({ name: s.objects.get(id)!.name, classId, at: reading.recency.get(s.objects.get(id)!.name) ?? 0 });
+      const name = s.objects.get(id)!.name;
+      memberCalls.push({ name, classId, at: reading.recency.get(name) ?? 0 });
     }
     for (const call of reading.calls) {
       const id = resolver.resolve(asRef(call));
@@ -380,6 +382,12 @@ function seedObjects(
         const parent = s.objects.get(id)?.parentId;
         const through = resolveType(call.qualifier);
         if (parent && through === parent) bind(parent, `${call.qualifier}.`, call.qualifier);
+        // `x.m(` on a local the query binds to nothing it can read (a callback's parameter, an untyped argument),
+        // resolved to a member of one class: x stands for an instance of it, whose other members are in play too.
+        const q = call.qualifier;
+        if (parent && !through && isType(parent) && LOCAL_NAME.test(q) && !SELF_RECEIVERS.has(q) && !reading.receivers.types.has(q) && !importLocals.has(q)) {
+          bind(parent, `${q}.${call.name} is ${s.objects.get(parent)!.name}.${call.name}`, q);
+        }
         if (through) memberCalls.push({ name: call.name, classId: through, at: reading.recency.get(call.name) ?? 0 });
       }
       // A class the query instantiates: an instance in play, whose members the next lines may call.
@@ -468,6 +476,8 @@ function byDegree(s: Structure, defs: readonly string[]): number[] {
   return w.map((x) => x / total);
 }
 
+/** A plain local name: not a chain of attributes (`self.model._meta`), whose type the query says nothing of. */
+const LOCAL_NAME = /^[A-Za-z_$][\w$]*$/;
 const SELF_RECEIVERS = new Set(['self', 'this', 'cls', 'super', 'super()']);
 
 /**

@@ -130,6 +130,18 @@ describe('receiver resolution through the index', () => {
     expect(mod.filter(([name, on]) => on && name.includes('grammar'))).toEqual([]);
   });
 
+  it('x.m( on a local the query binds to nothing, resolved to a member of one class: x stands for it, its other members are offered', async () => {
+    const r = createStructuralRetriever(db, await loadQueryLanguages(), { path: 'app/main.py' });
+    const hits = r.retrieve('def handle(b):\n    b.undo()\n', 20);
+    expect(hits.find((c) => c.objectName === 'Beta.undo')?.reason).toMatch(/called in the query as b\.undo/);
+    expect(hits.find((c) => c.objectName === 'Beta.apply')?.reason).toMatch(/member of Beta, a receiver in the query \(b\.undo is Beta\.undo\)/);
+    // A local the query binds itself keeps its binding's reason; self is the query's own class.
+    const typed = r.retrieve('from lang.family import Alpha\n\nb = Alpha()\nb.undo()\n', 20);
+    expect(typed.some((c) => /b\.undo is Beta/.test(c.reason))).toBe(false);
+    const own = r.retrieve('class Mine:\n    def run(self):\n        self.undo()\n', 20);
+    expect(own.some((c) => /self\.undo is Beta/.test(c.reason))).toBe(false);
+  });
+
   it('the same member called through two classes: the next imported classes that define it offer it too', async () => {
     const r = createStructuralRetriever(db, await loadQueryLanguages(), { path: 'app/main.py' });
     const imports = 'from lang.family import Alpha, Beta, Gamma, Delta, Epsilon\n\n';
