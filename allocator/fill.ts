@@ -10,7 +10,7 @@ import { overlapping, within } from './containment.ts';
 import { groupInput, headWithEvidence, outlines, touchedOf, type GroupInput } from './form.ts';
 import { grow, growthBefore, growthOffers, support } from './growth.ts';
 import { headInput } from './head.ts';
-import { expandOutline, isOutline, outlineWithin, type RenderedOutline } from './outline.ts';
+import { expandOutline, isOutline, outlineOrPartial, outlineWithin, type RenderedOutline } from './outline.ts';
 import { renderInput, renderWindow, WHOLE_OVER_COMPACT, wholeInsteadOf, wholeRendered, wholeText, wholeTokens, wholeWithin, type Rendered, type RenderInput } from './render.ts';
 import { TYPE_KINDS } from '../indexer/types.ts';
 import type { ObjectInfo, ObjectText, Position, Role } from './types.ts';
@@ -128,7 +128,7 @@ function outlineAroundSlots(gi: GroupInput, inner: readonly Placed[], room: numb
   const { root: obj, input } = gi;
   const nestedOf = (bs: readonly Placed[]) => bs.flatMap((b) => [b.gi.group.root, ...b.gi.group.nested]);
   const fewer = { root: gi.group.root, nested: nestedOf(slots) };
-  let o = outlineWithin(input, groupInput(fewer, obj, input, gi.d, ctx.fiber, gi.recent).plan(), room, ctx.tok, { touched: touchedOf(fewer), opening: ctx.headLines });
+  let o = outlineOrPartial(input, groupInput(fewer, obj, input, gi.d, ctx.fiber, gi.recent).plan(), room, ctx.tok, { touched: touchedOf(fewer), opening: ctx.headLines });
   for (const b of dropped) {
     if (!o) break;
     const m = b.gi.root;
@@ -197,7 +197,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
         if (!isOutline(r) && outlines(host.gi)) {
           const touched = [...touchedOf(host.gi.group), p.objectId];
           const room = r.tokens + left;
-          const o = outlineWithin(host.gi.input, host.gi.plan(), room, tok, { touched, opening: ctx.headLines });
+          const o = outlineOrPartial(host.gi.input, host.gi.plan(), room, tok, { touched, opening: ctx.headLines });
           if (o && o.tokens <= room) {
             // The outline is a compact form too: the whole container instead when that is at most twice it.
             const d = wholeInsteadOf(host.gi.input, o.tokens, room, tok);
@@ -231,7 +231,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       const room = ctx.admits(p) ? freed + left : Math.min(freed + left, WHOLE_OVER_COMPACT * freed);
       let gi = groupInput(group, obj, input, wholeTokens(input, room, tok), ctx.fiber, ctx.recent);
       let next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
-        : outlines(gi) ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines })
+        : outlines(gi) ? outlineOrPartial(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines })
         : null;
       if ((!next || next.tokens > room) && gi.d > room) {
         const around = outlineAroundSlots(gi, inner, room, ctx);
