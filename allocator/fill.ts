@@ -229,7 +229,8 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       // Below the relevance stop it takes over its shown parts only within twice them (WHOLE_OVER_COMPACT: parts that
       // save less than half are not worth the breadth they keep), never spending the fill's budget on its own.
       const room = ctx.admits(p) ? freed + left : Math.min(freed + left, WHOLE_OVER_COMPACT * freed);
-      let gi = groupInput(group, obj, input, wholeTokens(input, room, tok), ctx.fiber, ctx.recent);
+      // d_i counted against b_obj too: the block may deepen up to it later, and a d_i past a smaller limit is only a bound.
+      let gi = groupInput(group, obj, input, wholeTokens(input, Math.max(room, ctx.objectCap), tok), ctx.fiber, ctx.recent);
       let next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
         : outlines(gi) ? outlineOrPartial(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines })
         : null;
