@@ -251,7 +251,7 @@ export interface OutlineOptions {
   evidence?: readonly string[];
   /**
    * With a numeric `opening`: when not every listing fits, the outline still holds its declaration, opening, touched
-   * members (whole, else their first `opening` lines) and the member the query singles out, then the listings in
+   * members whole and the member the query singles out, then the listings in
    * order as far as they fit (the rest elided), never a listing in part. See `outlineOrPartial`.
    */
   partial?: boolean;
@@ -351,8 +351,8 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
     for (const id of opts.touched) {
       const m = byId.get(id);
       if (!m) continue;
-      const whole = range(m.span[0], m.span[1]);
-      if (!tryAdd(whole) && !(headSize > 0 && whole.length > headSize && tryAdd(whole.slice(0, headSize)))) return null;
+      // Whole, as in the complete outline: the fallback lists fewer members, never shows less of what the context touches.
+      if (!tryAdd(range(m.span[0], m.span[1]))) return null;
     }
     for (const lines of evidenced) {
       const fresh = lines.filter((i) => !shown.has(i));
