@@ -15,6 +15,13 @@ import { renderInput, renderWindow, WHOLE_OVER_COMPACT, wholeInsteadOf, wholeRen
 import { TYPE_KINDS } from '../indexer/types.ts';
 import type { ObjectInfo, ObjectText, Position, Role } from './types.ts';
 
+/**
+ * The room of a partial outline (outline.ts) in the fill: b_obj, or what the blocks it replaces already showed when
+ * more, within what is left. Only a complete outline may pass b_obj: a partial one lists fewer members of a container
+ * too large to list, and taking all that is left for them would leave none for the further objects (breadth first).
+ */
+const partialRoom = (room: number, shown: number, objectCap: number): number => Math.min(room, Math.max(objectCap, shown));
+
 /** A block of the context while the fill runs: its group, what it renders from, and its rendering. */
 export interface Placed {
   gi: GroupInput;
@@ -128,7 +135,7 @@ function outlineAroundSlots(gi: GroupInput, inner: readonly Placed[], room: numb
   const { root: obj, input } = gi;
   const nestedOf = (bs: readonly Placed[]) => bs.flatMap((b) => [b.gi.group.root, ...b.gi.group.nested]);
   const fewer = { root: gi.group.root, nested: nestedOf(slots) };
-  let o = outlineOrPartial(input, groupInput(fewer, obj, input, gi.d, ctx.fiber, gi.recent).plan(), room, ctx.tok, { touched: touchedOf(fewer), opening: ctx.headLines });
+  let o = outlineWithin(input, groupInput(fewer, obj, input, gi.d, ctx.fiber, gi.recent).plan(), room, ctx.tok, { touched: touchedOf(fewer), opening: ctx.headLines });
   for (const b of dropped) {
     if (!o) break;
     const m = b.gi.root;
@@ -197,7 +204,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
         if (!isOutline(r) && outlines(host.gi)) {
           const touched = [...touchedOf(host.gi.group), p.objectId];
           const room = r.tokens + left;
-          const o = outlineOrPartial(host.gi.input, host.gi.plan(), room, tok, { touched, opening: ctx.headLines });
+          const o = outlineOrPartial(host.gi.input, host.gi.plan(), room, tok, { touched, opening: ctx.headLines }, partialRoom(room, r.tokens, ctx.objectCap));
           if (o && o.tokens <= room) {
             // The outline is a compact form too: the whole container instead when that is at most twice it.
             const d = wholeInsteadOf(host.gi.input, o.tokens, room, tok);
@@ -232,7 +239,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       // d_i counted against b_obj too: the block may deepen up to it later, and a d_i past a smaller limit is only a bound.
       let gi = groupInput(group, obj, input, wholeTokens(input, Math.max(room, ctx.objectCap), tok), ctx.fiber, ctx.recent);
       let next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
-        : outlines(gi) ? outlineOrPartial(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines })
+        : outlines(gi) ? outlineOrPartial(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines }, partialRoom(room, freed, ctx.objectCap))
         : null;
       if ((!next || next.tokens > room) && gi.d > room) {
         const around = outlineAroundSlots(gi, inner, room, ctx);

@@ -421,11 +421,12 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
 // Partial outline rule (the fill): a container whose complete outline does not fit what is left is shown as the
 // smaller outline that still lists what the query touches or names, rather than not at all (a block that grew by a
 // few tokens would otherwise drop a whole container, and with it the member the query calls next).
-/** The complete outline (a numeric `opening`) within `allowance`, else its partial form; null when neither fits. */
-export function outlineOrPartial(input: RenderInput, plan: OutlinePlan, allowance: number, tok: Tokenizer, opts: OutlineOptions): RenderedOutline | null {
+/** The complete outline (a numeric `opening`) within `allowance`, else its partial form within `partialAllowance`; null when neither fits. */
+export function outlineOrPartial(input: RenderInput, plan: OutlinePlan, allowance: number, tok: Tokenizer, opts: OutlineOptions, partialAllowance = allowance): RenderedOutline | null {
   const complete = outlineWithin(input, plan, allowance, tok, { ...opts, partial: false });
   if (complete && complete.tokens <= allowance) return complete;
-  return outlineWithin(input, plan, allowance, tok, { ...opts, partial: true });
+  const room = Math.min(allowance, partialAllowance);
+  return outlineWithin(input, plan, room, tok, { ...opts, partial: true });
 }
 
 function outlineRendered(input: RenderInput, shown: Set<number>, kept: Set<number>, tok: Tokenizer, text?: string, tokens?: number): RenderedOutline {
