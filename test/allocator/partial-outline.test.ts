@@ -119,4 +119,25 @@ describe('partial outlines: a container whose complete outline misses the room i
     expect(shown).not.toContain('part');
     expect(shown).toContain(false);
   });
+
+  it('the fill: a partial outline is held to b_obj, so what is left still reaches the further objects', () => {
+    const { objects, lines } = bigClass(80);
+    const cls = objects.find((o) => o.id === 'cls')!;
+    const m17 = objects.find((o) => o.id === 'm17')!;
+    const fn = (id: string) => ({
+      id, path: `pkg/${id}.py`, name: id, qualifiedName: id, kind: 'function' as const, signature: `def ${id}(x)`, startLine: 1, endLine: 45, parentId: null, docstring: null,
+      text: [`def ${id}(x):`, ...Array.from({ length: 43 }, (_, i) => `    step_${i} = x + ${i}`), '    return x'].join('\n'),
+    });
+    const [core, later] = [fn('core'), fn('later')];
+    const ranked = [structural(view(core, 10)), structural(view(cls, 9)), structural(view(m17, 2)), structural(view(later, 1))];
+    const budget = 2600;
+    const objectCap = 700;
+    const a = allocate('from pkg import core, Query, later', ranked, memorySource([...objects, core, later]), tok, { slots: '1+0', budget, objectCap, fillRelevance: 0 });
+    expect(a.totalTokens).toBeLessThanOrEqual(budget);
+    const host = a.blocks.find((b) => b.object === 'Query')!;
+    expect(host.outline).toBe(true);
+    expect(host.tokens).toBeLessThanOrEqual(objectCap);
+    for (const l of lines.slice(m17.startLine - 1, m17.endLine)) expect(host.text).toContain(l);
+    expect(a.blocks.find((b) => b.object === 'later')).toBeDefined();
+  });
 });
