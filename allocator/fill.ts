@@ -239,11 +239,15 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       // d_i counted against b_obj too: the block may deepen up to it later, and a d_i past a smaller limit is only a bound.
       let gi = groupInput(group, obj, input, wholeTokens(input, Math.max(room, ctx.objectCap), tok), ctx.fiber, ctx.recent);
       let next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
-        : outlines(gi) ? outlineOrPartial(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines }, partialRoom(room, freed, ctx.objectCap))
+        : outlines(gi) ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines })
         : null;
       if ((!next || next.tokens > room) && gi.d > room) {
         const around = outlineAroundSlots(gi, inner, room, ctx);
         if (around) ({ gi, rendered: next } = around);
+      }
+      // Then, every listing too many, the partial outline around all of them (whole), rather than none.
+      if ((!next || next.tokens > room) && gi.d > room && outlines(gi)) {
+        next = outlineWithin(input, gi.plan(), partialRoom(room, freed, ctx.objectCap), tok, { touched: touchedOf(group), opening: ctx.headLines, partial: true });
       }
       if (!next || next.tokens > room) {
         skip(p);
