@@ -10,10 +10,17 @@ import { overlapping, within } from './containment.ts';
 import { groupInput, headWithEvidence, outlines, touchedOf, type GroupInput } from './form.ts';
 import { grow, growthBefore, growthOffers, support } from './growth.ts';
 import { headInput } from './head.ts';
-import { expandOutline, isOutline, outlineWithin, type RenderedOutline } from './outline.ts';
+import { expandOutline, isOutline, outlineOrPartial, outlineWithin, type RenderedOutline } from './outline.ts';
 import { renderInput, renderWindow, WHOLE_OVER_COMPACT, wholeInsteadOf, wholeRendered, wholeText, wholeTokens, wholeWithin, type Rendered, type RenderInput } from './render.ts';
 import { TYPE_KINDS } from '../indexer/types.ts';
 import type { ObjectInfo, ObjectText, Position, Role } from './types.ts';
+
+/**
+ * The room of a partial outline (outline.ts) in the fill: b_obj, or what the blocks it replaces already showed when
+ * more, within what is left. Only a complete outline may pass b_obj: a partial one lists fewer members of a container
+ * too large to list, and taking all that is left for them would leave none for the further objects (breadth first).
+ */
+const partialRoom = (room: number, shown: number, objectCap: number): number => Math.min(room, Math.max(objectCap, shown));
 
 /** A block of the context while the fill runs: its group, what it renders from, and its rendering. */
 export interface Placed {
@@ -197,7 +204,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
         if (!isOutline(r) && outlines(host.gi)) {
           const touched = [...touchedOf(host.gi.group), p.objectId];
           const room = r.tokens + left;
-          const o = outlineWithin(host.gi.input, host.gi.plan(), room, tok, { touched, opening: ctx.headLines });
+          const o = outlineOrPartial(host.gi.input, host.gi.plan(), room, tok, { touched, opening: ctx.headLines }, partialRoom(room, r.tokens, ctx.objectCap));
           if (o && o.tokens <= room) {
             // The outline is a compact form too: the whole container instead when that is at most twice it.
             const d = wholeInsteadOf(host.gi.input, o.tokens, room, tok);
@@ -229,13 +236,18 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       // Below the relevance stop it takes over its shown parts only within twice them (WHOLE_OVER_COMPACT: parts that
       // save less than half are not worth the breadth they keep), never spending the fill's budget on its own.
       const room = ctx.admits(p) ? freed + left : Math.min(freed + left, WHOLE_OVER_COMPACT * freed);
-      let gi = groupInput(group, obj, input, wholeTokens(input, room, tok), ctx.fiber, ctx.recent);
+      // d_i counted against b_obj too: the block may deepen up to it later, and a d_i past a smaller limit is only a bound.
+      let gi = groupInput(group, obj, input, wholeTokens(input, Math.max(room, ctx.objectCap), tok), ctx.fiber, ctx.recent);
       let next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
         : outlines(gi) ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines })
         : null;
       if ((!next || next.tokens > room) && gi.d > room) {
         const around = outlineAroundSlots(gi, inner, room, ctx);
         if (around) ({ gi, rendered: next } = around);
+      }
+      // Then, every listing too many, the partial outline around all of them (whole), rather than none.
+      if ((!next || next.tokens > room) && gi.d > room && outlines(gi)) {
+        next = outlineWithin(input, gi.plan(), partialRoom(room, freed, ctx.objectCap), tok, { touched: touchedOf(group), opening: ctx.headLines, partial: true });
       }
       if (!next || next.tokens > room) {
         skip(p);

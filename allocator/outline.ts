@@ -249,6 +249,12 @@ export interface OutlineOptions {
   listings?: boolean;
   /** The evidenced members to expand (default: the plan's, best first). */
   evidence?: readonly string[];
+  /**
+   * With a numeric `opening`: when not every listing fits, the outline still holds its declaration, opening, touched
+   * members whole and the member the query singles out, then the listings in
+   * order as far as they fit (the rest elided), never a listing in part. See `outlineOrPartial`.
+   */
+  partial?: boolean;
 }
 
 /** The lines an evidenced member is expanded by: whole, or its first `head` lines when longer (whole when `head` is 0). */
@@ -339,7 +345,28 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
   }
   // A complete outline (strict) must show all it requires; the evidenced members come after, as far as they fit.
   const optional: number[][] = [];
-  if (strict) {
+  if (strict && opts.partial) {
+    // What the query touches or names first, then the listings until one does not fit (in the complete outline's order).
+    if (typeof opts.opening === 'number' && !tryAdd(range(0, Math.min(input.lines.length, opts.opening) - 1))) return null;
+    for (const id of opts.touched) {
+      const m = byId.get(id);
+      if (!m) continue;
+      // Whole, as in the complete outline: the fallback lists fewer members, never shows less of what the context touches.
+      if (!tryAdd(range(m.span[0], m.span[1]))) return null;
+    }
+    for (const lines of evidenced) {
+      const fresh = lines.filter((i) => !shown.has(i));
+      if (tryAdd(fresh)) optional.push(fresh);
+    }
+    if (listings) {
+      for (const m of plan.members) {
+        if (m.depth !== 1) continue;
+        const fresh = m.listing.filter((i) => !shown.has(i));
+        if (!tryAdd(fresh)) break;
+        optional.push(fresh);
+      }
+    }
+  } else if (strict) {
     for (const lines of required()) if (!tryAdd(lines)) return null;
     for (const lines of evidenced) {
       const fresh = lines.filter((i) => !shown.has(i));
@@ -389,6 +416,17 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
     tokens = tok.count(text);
   }
   return outlineRendered(input, shown, kept, tok, text, tokens);
+}
+
+// Partial outline rule (the fill): a container whose complete outline does not fit what is left is shown as the
+// smaller outline that still lists what the query touches or names, rather than not at all (a block that grew by a
+// few tokens would otherwise drop a whole container, and with it the member the query calls next).
+/** The complete outline (a numeric `opening`) within `allowance`, else its partial form within `partialAllowance`; null when neither fits. */
+export function outlineOrPartial(input: RenderInput, plan: OutlinePlan, allowance: number, tok: Tokenizer, opts: OutlineOptions, partialAllowance = allowance): RenderedOutline | null {
+  const complete = outlineWithin(input, plan, allowance, tok, { ...opts, partial: false });
+  if (complete && complete.tokens <= allowance) return complete;
+  const room = Math.min(allowance, partialAllowance);
+  return outlineWithin(input, plan, room, tok, { ...opts, partial: true });
 }
 
 function outlineRendered(input: RenderInput, shown: Set<number>, kept: Set<number>, tok: Tokenizer, text?: string, tokens?: number): RenderedOutline {

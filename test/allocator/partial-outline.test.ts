@@ -1,0 +1,143 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { allocate } from '../../allocator/allocate.ts';
+import { outlineOrPartial, outlinePlan, outlineWithin } from '../../allocator/outline.ts';
+import { renderInput } from '../../allocator/render.ts';
+import type { ObjectText } from '../../allocator/types.ts';
+import { getTokenizer } from '../../indexer/tokenizer.ts';
+import type { Candidate } from '../../indexer/types.ts';
+import { memorySource, view } from './fixtures.ts';
+
+const tok = getTokenizer('cl100k_base');
+const structural = (c: Candidate): Candidate => ({ ...c, viaStructure: true, reason: 'structural: called in the query' });
+
+/** A Python class of `n` methods of 7 lines (signature, docstring, body), in a module. */
+function bigClass(n: number): { objects: ObjectText[]; lines: string[] } {
+  const lines = ['class Query(Base):', '    """A query over the rows."""', '    alias = None', ''];
+  const objects: ObjectText[] = [];
+  const path = 'pkg/sql.py';
+  const obj = (id: string, name: string, kind: ObjectText['kind'], start: number, end: number, parentId: string | null, docstring: string | null): ObjectText => ({
+    id, path, name, qualifiedName: name, kind, signature: lines[start - 1].trim().replace(/:$/, ''), startLine: start, endLine: end, parentId, docstring,
+    text: lines.slice(start - 1, end).join('\n'),
+  });
+  const spans: [string, number, number][] = [];
+  for (let k = 0; k < n; k++) {
+    const start = lines.length + 1;
+    lines.push(
+      `    def step_${k}(self, other, scale=${k}):`, `        """Do step ${k} of the query."""`,
+      `        left = self.value * ${k}`, `        right = other.value + scale`, `        total = left + right`,
+      `        self.log("step_${k}", total)`, `        return total`, '',
+    );
+    spans.push([`m${k}`, start, start + 6]);
+  }
+  objects.push(obj('cls', 'Query', 'class', 1, lines.length - 1, 'mod', '"""A query over the rows."""'));
+  for (const [id, s, e] of spans) objects.push(obj(id, `Query.step_${id.slice(1)}`, 'method', s, e, 'cls', `"""Do step ${id.slice(1)} of the query."""`));
+  objects.push(obj('mod', 'sql', 'module', 1, lines.length, null, null));
+  return { objects, lines };
+}
+
+const setup = (n: number) => {
+  const { objects, lines } = bigClass(n);
+  const cls = objects.find((o) => o.id === 'cls')!;
+  const input = renderInput(cls);
+  const plan = outlinePlan(cls, input, objects);
+  return { objects, lines, cls, input, plan };
+};
+
+/** The listing k of the class is shown: both its lines or neither (never a listing in part). */
+const listed = (text: string, k: number): boolean | 'part' => {
+  const sig = text.includes(`    def step_${k}(self, other, scale=${k}):`);
+  const doc = text.includes(`        """Do step ${k} of the query."""`);
+  return sig === doc ? sig : 'part';
+};
+
+describe('partial outlines: a container whose complete outline misses the room is shown smaller, never cut', () => {
+  it('the complete outline when it fits; a little less room gives the partial one with the touched member whole and a prefix of the listings', () => {
+    const { input, plan, lines, objects } = setup(30);
+    const m20 = objects.find((o) => o.id === 'm20')!;
+    const opts = { touched: ['m20'], opening: 15 };
+    // The least room the complete outline fits (its estimate is cautious): there the fallback changes nothing.
+    let least = outlineWithin(input, plan, 100_000, tok, opts)!.tokens;
+    while (outlineWithin(input, plan, least, tok, opts) === null) least++;
+    expect(outlineOrPartial(input, plan, least, tok, opts)!.text).toBe(outlineWithin(input, plan, least, tok, opts)!.text);
+    const room = least - 20;
+    expect(outlineWithin(input, plan, room, tok, opts)).toBeNull();
+    const partial = outlineOrPartial(input, plan, room, tok, opts)!;
+    expect(partial).not.toBeNull();
+    expect(partial.tokens).toBeLessThanOrEqual(room);
+    expect(partial.tokens).toBe(tok.count(partial.text));
+    // The touched member whole, and the opening.
+    for (const l of lines.slice(m20.startLine - 1, m20.endLine)) expect(partial.text).toContain(l);
+    for (const l of lines.slice(0, 15).filter((x) => x.trim())) expect(partial.text).toContain(l);
+    // Listings in the outline's order as far as they fit: a prefix, each whole, not all of them.
+    const shown = Array.from({ length: 30 }, (_, k) => listed(partial.text, k));
+    expect(shown).not.toContain('part');
+    const last = shown.lastIndexOf(true);
+    expect(shown.slice(0, last + 1).every((s) => s === true)).toBe(true);
+    expect(shown.filter((s) => s === false).length).toBeGreaterThan(0);
+  });
+
+  it('property: within any room the partial outline never passes it, keeps the touched member and the opening, lists whole listings only, no line twice', () => {
+    fc.assert(fc.property(fc.integer({ min: 3, max: 40 }), fc.nat(39), fc.integer({ min: 0, max: 3000 }), (n, t, room) => {
+      const { input, plan, lines, objects } = setup(n);
+      const touched = objects.find((o) => o.id === `m${t % n}`)!;
+      const o = outlineOrPartial(input, plan, room, tok, { touched: [touched.id], opening: 15 });
+      if (!o) return;
+      expect(o.tokens).toBeLessThanOrEqual(room);
+      expect(o.tokens).toBe(tok.count(o.text));
+      // The touched member is whole, as in the complete outline.
+      const body = lines.slice(touched.startLine - 1, touched.endLine);
+      expect(body.every((l) => o.text.includes(l))).toBe(true);
+      for (let k = 0; k < n; k++) if (k !== t % n) expect(listed(o.text, k)).not.toBe('part');
+      // Each shown line once: the text is the descriptor, the shown lines and the elision lines between them.
+      const code = o.text.split('\n').slice(1).filter((l) => l.trim() !== '⋮');
+      expect(code.length).toBe(o.shown.size);
+    }), { numRuns: 120 });
+  });
+
+  it('the fill: a member found after its class (shown by its head) expands it to a partial outline when the complete one misses by a little', () => {
+    const { objects, lines } = bigClass(30);
+    const cls = objects.find((o) => o.id === 'cls')!;
+    const m17 = objects.find((o) => o.id === 'm17')!;
+    const fn = (id: string) => ({
+      id, path: `pkg/${id}.py`, name: id, qualifiedName: id, kind: 'function' as const, signature: `def ${id}(x)`, startLine: 1, endLine: 45, parentId: null, docstring: null,
+      text: [`def ${id}(x):`, ...Array.from({ length: 43 }, (_, i) => `    step_${i} = x + ${i}`), '    return x'].join('\n'),
+    });
+    const core = fn('core');
+    const all = [...objects, core];
+    const ranked = [structural(view(core, 10)), structural(view(cls, 9)), structural(view(m17, 1))];
+    const query = 'from pkg import core, Query';
+    const budget = 1000;
+    const a = allocate(query, ranked, memorySource(all), tok, { slots: '1+0', budget, fillRelevance: 0 });
+    expect(a.totalTokens).toBeLessThanOrEqual(budget);
+    const host = a.blocks.find((b) => b.object === 'Query')!;
+    expect(host.outline).toBe(true);
+    expect(host.contains).toEqual([{ objectId: 'm17', object: 'Query.step_17', how: 'expanded in parent outline' }]);
+    for (const l of lines.slice(m17.startLine - 1, m17.endLine)) expect(host.text).toContain(l);
+    // Not every listing fitted: a partial outline, each listing whole or absent.
+    const shown = Array.from({ length: 30 }, (_, k) => (k === 17 ? true : listed(host.text, k)));
+    expect(shown).not.toContain('part');
+    expect(shown).toContain(false);
+  });
+
+  it('the fill: a partial outline is held to b_obj, so what is left still reaches the further objects', () => {
+    const { objects, lines } = bigClass(80);
+    const cls = objects.find((o) => o.id === 'cls')!;
+    const m17 = objects.find((o) => o.id === 'm17')!;
+    const fn = (id: string) => ({
+      id, path: `pkg/${id}.py`, name: id, qualifiedName: id, kind: 'function' as const, signature: `def ${id}(x)`, startLine: 1, endLine: 45, parentId: null, docstring: null,
+      text: [`def ${id}(x):`, ...Array.from({ length: 43 }, (_, i) => `    step_${i} = x + ${i}`), '    return x'].join('\n'),
+    });
+    const [core, later] = [fn('core'), fn('later')];
+    const ranked = [structural(view(core, 10)), structural(view(cls, 9)), structural(view(m17, 2)), structural(view(later, 1))];
+    const budget = 2600;
+    const objectCap = 700;
+    const a = allocate('from pkg import core, Query, later', ranked, memorySource([...objects, core, later]), tok, { slots: '1+0', budget, objectCap, fillRelevance: 0 });
+    expect(a.totalTokens).toBeLessThanOrEqual(budget);
+    const host = a.blocks.find((b) => b.object === 'Query')!;
+    expect(host.outline).toBe(true);
+    expect(host.tokens).toBeLessThanOrEqual(objectCap);
+    for (const l of lines.slice(m17.startLine - 1, m17.endLine)) expect(host.text).toContain(l);
+    expect(a.blocks.find((b) => b.object === 'later')).toBeDefined();
+  });
+});
