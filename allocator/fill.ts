@@ -163,10 +163,14 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
     out.skipped++;
     if (p.viaStructure) out.skippedStructural++;
   };
-  for (let k = 0; k < rest.length; k++) {
-    const p = rest[k];
+  // Containers whose partial outline would take over their shown blocks only past its room (partialRoom) come back
+  // once, after every further object had its place, with all that is left: then the room they take starves none.
+  const order = [...rest];
+  const tail = new Set<string>();
+  for (let k = 0; k < order.length; k++) {
+    const p = order[k];
     if (left <= sep) {
-      out.notConsidered += rest.length - k;
+      out.notConsidered += order.length - k;
       break;
     }
     const info = ctx.infos.get(p.objectId);
@@ -247,7 +251,13 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       }
       // Then, every listing too many, the partial outline around all of them (whole), rather than none.
       if ((!next || next.tokens > room) && gi.d > room && outlines(gi)) {
-        next = outlineWithin(input, gi.plan(), partialRoom(room, freed, ctx.objectCap), tok, { touched: touchedOf(group), opening: ctx.headLines, partial: true });
+        const limit = tail.has(p.key) ? room : partialRoom(room, freed, ctx.objectCap);
+        next = outlineWithin(input, gi.plan(), limit, tok, { touched: touchedOf(group), opening: ctx.headLines, partial: true });
+        if ((!next || next.tokens > limit) && limit < room && !tail.has(p.key)) {
+          tail.add(p.key);
+          order.push(p);
+          continue;
+        }
       }
       if (!next || next.tokens > room) {
         skip(p);

@@ -140,4 +140,28 @@ describe('partial outlines: a container whose complete outline misses the room i
     for (const l of lines.slice(m17.startLine - 1, m17.endLine)) expect(host.text).toContain(l);
     expect(a.blocks.find((b) => b.object === 'later')).toBeDefined();
   });
+  it('the fill: a container its partial outline could take over only past b_obj comes back after the further objects, with what they left', () => {
+    const { objects, lines } = bigClass(80);
+    const cls = objects.find((o) => o.id === 'cls')!;
+    const members = ['m3', 'm5', 'm7', 'm9'].map((id) => objects.find((o) => o.id === id)!);
+    const later = {
+      id: 'later', path: 'pkg/later.py', name: 'later', qualifiedName: 'later', kind: 'function' as const, signature: 'def later(x)', startLine: 1, endLine: 20, parentId: null, docstring: null,
+      text: ['def later(x):', ...Array.from({ length: 18 }, (_, i) => `    step_${i} = x + ${i}`), '    return x'].join('\n'),
+    };
+    const ranked = [...members.map((m, k) => structural(view(m, 10 - k))), structural(view(cls, 5)), structural(view(later, 4))];
+    const budget = 1500;
+    const objectCap = 200;
+    const a = allocate('from pkg.sql import Query\nfrom pkg.later import later', ranked, memorySource([...objects, later]), tok, { slots: '4+0', budget, objectCap, fillRelevance: 0 });
+    expect(a.totalTokens).toBeLessThanOrEqual(budget);
+    // The further object kept its place; then the class took over its members' blocks with what was left, past b_obj.
+    expect(a.blocks.find((b) => b.object === 'later')).toBeDefined();
+    const host = a.blocks.find((b) => b.object === 'Query')!;
+    expect(host).toBeDefined();
+    expect(host.outline).toBe(true);
+    expect(host.tokens).toBeGreaterThan(objectCap);
+    for (const m of members) for (const l of lines.slice(m.startLine - 1, m.endLine)) expect(host.text).toContain(l);
+    expect(a.blocks.filter((b) => b.object.startsWith('Query.'))).toEqual([]);
+    const shown = Array.from({ length: 80 }, (_, k) => listed(host.text, k));
+    expect(shown).not.toContain('part');
+  });
 });
