@@ -36,6 +36,12 @@ function bigClass(n: number): { objects: ObjectText[]; lines: string[] } {
   return { objects, lines };
 }
 
+/** A top-level function of `n` lines in its own file (a further object beside the class). */
+const fn = (id: string, n = 45): ObjectText => ({
+  id, path: `pkg/${id}.py`, name: id, qualifiedName: id, kind: 'function', signature: `def ${id}(x)`, startLine: 1, endLine: n, parentId: null, docstring: null,
+  text: [`def ${id}(x):`, ...Array.from({ length: n - 2 }, (_, i) => `    step_${i} = x + ${i}`), '    return x'].join('\n'),
+});
+
 const setup = (n: number) => {
   const { objects, lines } = bigClass(n);
   const cls = objects.find((o) => o.id === 'cls')!;
@@ -99,10 +105,6 @@ describe('partial outlines: a container whose complete outline misses the room i
     const { objects, lines } = bigClass(30);
     const cls = objects.find((o) => o.id === 'cls')!;
     const m17 = objects.find((o) => o.id === 'm17')!;
-    const fn = (id: string) => ({
-      id, path: `pkg/${id}.py`, name: id, qualifiedName: id, kind: 'function' as const, signature: `def ${id}(x)`, startLine: 1, endLine: 45, parentId: null, docstring: null,
-      text: [`def ${id}(x):`, ...Array.from({ length: 43 }, (_, i) => `    step_${i} = x + ${i}`), '    return x'].join('\n'),
-    });
     const core = fn('core');
     const all = [...objects, core];
     const ranked = [structural(view(core, 10)), structural(view(cls, 9)), structural(view(m17, 1))];
@@ -124,10 +126,6 @@ describe('partial outlines: a container whose complete outline misses the room i
     const { objects, lines } = bigClass(80);
     const cls = objects.find((o) => o.id === 'cls')!;
     const m17 = objects.find((o) => o.id === 'm17')!;
-    const fn = (id: string) => ({
-      id, path: `pkg/${id}.py`, name: id, qualifiedName: id, kind: 'function' as const, signature: `def ${id}(x)`, startLine: 1, endLine: 45, parentId: null, docstring: null,
-      text: [`def ${id}(x):`, ...Array.from({ length: 43 }, (_, i) => `    step_${i} = x + ${i}`), '    return x'].join('\n'),
-    });
     const [core, later] = [fn('core'), fn('later')];
     const ranked = [structural(view(core, 10)), structural(view(cls, 9)), structural(view(m17, 2)), structural(view(later, 1))];
     const budget = 2600;
@@ -144,10 +142,7 @@ describe('partial outlines: a container whose complete outline misses the room i
     const { objects, lines } = bigClass(80);
     const cls = objects.find((o) => o.id === 'cls')!;
     const members = ['m3', 'm5', 'm7', 'm9'].map((id) => objects.find((o) => o.id === id)!);
-    const later = {
-      id: 'later', path: 'pkg/later.py', name: 'later', qualifiedName: 'later', kind: 'function' as const, signature: 'def later(x)', startLine: 1, endLine: 20, parentId: null, docstring: null,
-      text: ['def later(x):', ...Array.from({ length: 18 }, (_, i) => `    step_${i} = x + ${i}`), '    return x'].join('\n'),
-    };
+    const later = fn('later', 20);
     const ranked = [...members.map((m, k) => structural(view(m, 10 - k))), structural(view(cls, 5)), structural(view(later, 4))];
     const budget = 1500;
     const objectCap = 200;
