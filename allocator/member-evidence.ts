@@ -5,6 +5,7 @@
  * lines nearest the cursor say most. An outline expands those members (their
  * first lines) as it expands the members allocated inside it.
  */
+import { nameShares } from '../indexer/name-shares.ts';
 import { terms } from './terms.ts';
 
 /** The query's identifier parts (allocator terms), each weighted 0..1 by the last line it is on (the last line 1). */
@@ -39,22 +40,10 @@ export function evidencedMembers(members: readonly { id: string; name: string }[
   // A share of EVIDENCE_SHARE needs a part at least that recent: no name holding one, no evidence (a module's
   // outline asks this of thousands of members).
   if (!members.some((m) => mayBeEvidenced(m.name, recent))) return [];
-  const partsOf = members.map((m) => terms(m.name));
-  const df = new Map<string, number>();
-  for (const parts of partsOf) for (const p of new Set(parts)) df.set(p, (df.get(p) ?? 0) + 1);
-  const idf = (p: string) => Math.log(1 + members.length / (df.get(p) ?? 1));
+  const shares = nameShares(members.map((m) => terms(m.name)), recent);
   const scored: { id: string; share: number; k: number }[] = [];
   members.forEach((m, k) => {
-    const parts = partsOf[k];
-    if (!parts.length) return;
-    let hit = 0;
-    let all = 0;
-    for (const p of parts) {
-      hit += (recent.get(p) ?? 0) * idf(p);
-      all += idf(p);
-    }
-    const share = hit / all;
-    if (share >= EVIDENCE_SHARE) scored.push({ id: m.id, share, k });
+    if (shares[k] >= EVIDENCE_SHARE) scored.push({ id: m.id, share: shares[k], k });
   });
   return scored.sort((a, b) => b.share - a.share || a.k - b.k).map(({ id, share }) => ({ id, share }));
 }

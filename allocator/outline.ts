@@ -345,6 +345,14 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
   }
   // A complete outline (strict) must show all it requires; the evidenced members come after, as far as they fit.
   const optional: number[][] = [];
+  // Lines beyond what the outline requires, each run as far as it fits: what the allowance may take back, last first.
+  const addOptional = (runs: Iterable<number[]>, untilOneMisses = false) => {
+    for (const lines of runs) {
+      const fresh = lines.filter((i) => !shown.has(i));
+      if (tryAdd(fresh)) optional.push(fresh);
+      else if (untilOneMisses) break;
+    }
+  };
   if (strict && opts.partial) {
     // What the query touches or names first, then the listings until one does not fit (in the complete outline's order).
     if (typeof opts.opening === 'number' && !tryAdd(range(0, Math.min(input.lines.length, opts.opening) - 1))) return null;
@@ -354,24 +362,12 @@ export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: 
       // Whole, as in the complete outline: the fallback lists fewer members, never shows less of what the context touches.
       if (!tryAdd(range(m.span[0], m.span[1]))) return null;
     }
-    for (const lines of evidenced) {
-      const fresh = lines.filter((i) => !shown.has(i));
-      if (tryAdd(fresh)) optional.push(fresh);
-    }
-    if (listings) {
-      for (const m of plan.members) {
-        if (m.depth !== 1) continue;
-        const fresh = m.listing.filter((i) => !shown.has(i));
-        if (!tryAdd(fresh)) break;
-        optional.push(fresh);
-      }
-    }
+    addOptional(evidenced);
+    // Each listing read only when its turn comes (the first that misses ends them).
+    if (listings) addOptional((function* () { for (const m of plan.members) if (m.depth === 1) yield m.listing; })(), true);
   } else if (strict) {
     for (const lines of required()) if (!tryAdd(lines)) return null;
-    for (const lines of evidenced) {
-      const fresh = lines.filter((i) => !shown.has(i));
-      if (tryAdd(fresh)) optional.push(fresh);
-    }
+    addOptional(evidenced);
   } else {
     for (const lines of required()) {
       if (tryAdd(lines)) {

@@ -1,5 +1,6 @@
 import { languageOf, LANGUAGE_SPECS } from '../languages/registry.ts';
 import { splitIdentifier } from '../identifiers.ts';
+import { nameShares } from '../name-shares.ts';
 import { normalizePath } from '../paths.ts';
 import { recentlyUsed, type RecentlyUsed } from '../recently-used.ts';
 import type { ResolverReference } from '../resolve/resolve.ts';
@@ -224,22 +225,14 @@ export function receiverMembers(
       .sort((a, b) => a.startLine - b.startLine || (a.id < b.id ? -1 : 1))
       .map((m) => ({ m, parts: partsOf(m.name) }));
     if (!members.length) continue;
-    const df = new Map<string, number>();
-    for (const { parts } of members) for (const p of new Set(parts)) df.set(p, (df.get(p) ?? 0) + 1);
-    const idf = (p: string) => Math.log(1 + members.length / (df.get(p) ?? 1));
+    const shares = nameShares(members.map((x) => x.parts), reading.recentParts);
     const recent = use.pending ? 1 : Math.max(0, ...use.locals.map((l) => reading.recency.get(l) ?? 0));
     const uses = recent > 0 ? usesOf(id) : new Map<string, number>();
     const most = Math.max(0, ...uses.values());
     const calledAt = members.flatMap((x, k) => (called.has(x.m.id) ? [k] : []));
     const scored = members
-      .map(({ m, parts }, k) => {
-        let hit = 0;
-        let all = 0;
-        for (const p of parts) {
-          hit += (reading.recentParts.get(p) ?? 0) * idf(p);
-          all += idf(p);
-        }
-        const words = all > 0 ? hit / all : 0;
+      .map(({ m }, k) => {
+        const words = shares[k];
         const used = most > 0 ? Math.log1p(uses.get(m.id) ?? 0) / Math.log1p(most) : 0;
         const gap = calledAt.length ? Math.min(...calledAt.map((c) => Math.abs(c - k))) : 0;
         const next = gap > 0 ? 1 / gap : 0;
@@ -311,7 +304,10 @@ function seedObjects(
   // Member calls resolved through a class, and the query's pending classes: parallel calls (parallel-calls.ts).
   const memberCalls: ResolvedMemberCall[] = [];
   const pendingClasses: PendingClass[] = [];
-  const importLocals = new Set(reading.imports.map((imp) => imp.alias ?? imp.name.split('.')[0]));
+  const importLocals = new Set(reading.imports.map(importLocal));
+  // Code names what it uses; a question names things only where it writes them as identifiers.
+  const words = reading.language === null || reading.prose.mostlyProse;
+  const shapeOf = shapesOf(reading);
   const isType = (id: string | undefined): id is string => id !== undefined && TYPE_KINDS.has(s.objects.get(id)?.kind as ObjectKind);
   // One receiver may be bound to several locals: the first binding names it, every local counts for recency.
   const bind = (id: string, how: string, local: string) => {
@@ -323,7 +319,7 @@ function seedObjects(
     const pending: ImportSeen[] = [];
     const used: ImportSeen[] = [];
     reading.imports.forEach((imp, order) => {
-      const local = imp.alias ?? imp.name.split('.')[0];
+      const local = importLocal(imp);
       // Pending: not used by the code above the cursor (the query's lines when that is all there is, prose and all).
       // A module stays a pending receiver while the query's lines do not use it, even when the file's earlier lines
       // did (code goes on calling through a module); a name they used is no longer about to be used.
@@ -399,7 +395,7 @@ function seedObjects(
     offered.forEach((p, k) => {
       const first = offered.findIndex((q) => q.name === p.name);
       const next = WEIGHT.pendingPrior * (1 - (k - first) / MEMBERS_PER_RECEIVER);
-      const share = SHAPE_SHARE[reading.language === null || reading.prose.mostlyProse ? shapesOf(reading)(p.name) : 'identifier'];
+      const share = SHAPE_SHARE[words ? shapeOf(p.name) : 'identifier'];
       if (!seeds.has(p.id)) add(p.id, WEIGHT.importedUnused * share + next, `member ${p.name} of ${s.objects.get(p.classId)?.name}, imported by the query and not yet used: the query calls ${p.name} through other classes`);
     });
   } finally {
@@ -432,9 +428,6 @@ function seedObjects(
     }
   }
   for (const p of reading.paths) for (const file of bySuffix(p).slice(0, 2)) add(s.byFile.get(file)?.find((id) => s.objects.get(id)!.parentId === null), WEIGHT.path, `path ${p} named in the query`);
-  // Code names what it uses; a question names things only where it writes them as identifiers.
-  const words = reading.language === null || reading.prose.mostlyProse;
-  const shapeOf = shapesOf(reading);
   for (const name of reading.identifiers) {
     if (name.length < 3 || NOISE.has(name.toLowerCase())) continue;
     const shape = words ? shapeOf(name) : 'identifier';
@@ -475,6 +468,9 @@ function byDegree(s: Structure, defs: readonly string[]): number[] {
   const total = w.reduce((a, b) => a + b, 0);
   return w.map((x) => x / total);
 }
+
+/** The local name an import binds: its alias, else the first part of its name (`import a.b` binds `a`). */
+const importLocal = (imp: { name: string; alias: string | null }): string => imp.alias ?? imp.name.split('.')[0];
 
 /** A plain local name: not a chain of attributes (`self.model._meta`), whose type the query says nothing of. */
 const LOCAL_NAME = /^[A-Za-z_$][\w$]*$/;
