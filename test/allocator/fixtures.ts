@@ -202,3 +202,35 @@ export function classOf(bodies: readonly number[]): { cls: ObjectText; methods: 
   };
   return { cls, methods, lines };
 }
+
+/** A file's objects cut from its lines: each object is lines [start, end] of `lines`. */
+export function objectsOf(path: string, lines: string[], spans: { id: string; name: string; kind: ObjectKind; start: number; end: number; parentId: string | null; docstring?: string }[]): ObjectText[] {
+  return spans.map((s) => ({
+    id: s.id, path, name: s.name, qualifiedName: s.name, kind: s.kind, signature: lines[s.start - 1].trim().replace(/:$/, ''),
+    startLine: s.start, endLine: s.end, parentId: s.parentId, docstring: s.docstring ?? null,
+    text: lines.slice(s.start - 1, s.end).join('\n'),
+  }));
+}
+
+/** A Python class of `n` methods, 8 lines each, every one with a docstring. */
+export function bigClass(n: number): { objects: ObjectText[]; lines: string[] } {
+  const lines = ['class Matrix(Base):', '    """A dense matrix of numbers."""', '    rows = 0', ''];
+  const spans: Parameters<typeof objectsOf>[2] = [];
+  for (let k = 0; k < n; k++) {
+    const start = lines.length + 1;
+    lines.push(
+      `    def op_${k}(self, other, scale=${k}):`, `        """Apply operation ${k} to other."""`,
+      `        left = self.value * ${k}`, `        right = other.value + scale`, `        total = left + right`,
+      `        self.log("op_${k}", total)`, `        return total`, '',
+    );
+    spans.push({ id: `m${k}`, name: `Matrix.op_${k}`, kind: 'method', start, end: start + 6, parentId: 'cls', docstring: `"""Apply operation ${k} to other."""` });
+  }
+  spans.unshift({ id: 'cls', name: 'Matrix', kind: 'class', start: 1, end: lines.length - 1, parentId: 'mod', docstring: '"""A dense matrix of numbers."""' });
+  spans.unshift({ id: 'mod', name: 'linalg', kind: 'module', start: 1, end: lines.length, parentId: null });
+  return { objects: objectsOf('pkg/linalg.py', lines, spans), lines };
+}
+
+/** A top-level function of `n` lines in its own file `pkg/<id>.py` (a further object beside a class). */
+export function functionOf(id: string, n = 45): ObjectText {
+  return objectsOf(`pkg/${id}.py`, [`def ${id}(x):`, ...Array.from({ length: n - 2 }, (_, i) => `    step_${i} = x + ${i}`), '    return x'], [{ id, name: id, kind: 'function', start: 1, end: n, parentId: null }])[0];
+}

@@ -130,14 +130,19 @@ describe('a head with the evidenced member', () => {
   });
 });
 
-describe('allocation: a class found through structure that a further object waits behind', () => {
+/** The class `Mul` of 30 methods and a function `helper`, both found through structure, at these scores (best first). */
+function mulAndHelper(mulScore: number, helperScore: number): { source: ReturnType<typeof memorySource>; candidates: Candidate[] } {
   const { cls, methods } = classWith(NAMES, 30);
   const helper = obj('helper', 'core/helper.py', 1, ['def helper(a):', ...Array.from({ length: 30 }, (_, i) => `    h${i} = a + ${i}`)]);
-  const source = memorySource([cls, ...methods, helper]);
   const candidates: Candidate[] = [
-    { ...view(cls, 1, 'signature'), viaStructure: true, reason: 'structural: imported by the query as Mul' },
-    { ...view(helper, 0.9, 'signature'), viaStructure: true, reason: 'structural: imported by the query as helper' },
+    { ...view(cls, mulScore, 'signature'), viaStructure: true, reason: 'structural: imported by the query as Mul' },
+    { ...view(helper, helperScore, 'signature'), viaStructure: true, reason: 'structural: imported by the query as helper' },
   ];
+  return { source: memorySource([cls, ...methods, helper]), candidates: candidates.sort((x, y) => y.score - x.score) };
+}
+
+describe('allocation: a class found through structure that a further object waits behind', () => {
+  const { source, candidates } = mulAndHelper(1, 0.9);
   const shows = (query: string, line: string) => {
     const a = allocate(query, candidates, source, tok, { budget: 480, slots: '1+0' });
     if (process.env.SHOW) console.log(a.text);
@@ -153,13 +158,7 @@ describe('allocation: a class found through structure that a further object wait
 });
 
 describe('the fill: a class found through structure after the slots', () => {
-  const { cls, methods } = classWith(NAMES, 30);
-  const helper = obj('helper', 'core/helper.py', 1, ['def helper(a):', ...Array.from({ length: 30 }, (_, i) => `    h${i} = a + ${i}`)]);
-  const source = memorySource([cls, ...methods, helper]);
-  const candidates: Candidate[] = [
-    { ...view(helper, 1, 'signature'), viaStructure: true, reason: 'structural: imported by the query as helper' },
-    { ...view(cls, 0.9, 'signature'), viaStructure: true, reason: 'structural: imported by the query as Mul' },
-  ];
+  const { source, candidates } = mulAndHelper(0.9, 1);
   const block = (query: string) => allocate(query, candidates, source, tok, { budget: 700, slots: '1+0' }).blocks.find((b) => b.object === 'Mul')!;
 
   it('is its head with the singled-out member by its first lines, never past the budget', () => {

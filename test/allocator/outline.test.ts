@@ -4,38 +4,11 @@ import { allocate } from '../../allocator/allocate.ts';
 import { ELISION } from '../../allocator/outline.ts';
 import type { ObjectText } from '../../allocator/types.ts';
 import { getTokenizer } from '../../indexer/tokenizer.ts';
-import type { Candidate, ObjectKind } from '../../indexer/types.ts';
-import { memorySource, view } from './fixtures.ts';
+import type { Candidate } from '../../indexer/types.ts';
+import { bigClass, functionOf, memorySource, objectsOf, view } from './fixtures.ts';
 
 const tok = getTokenizer('cl100k_base');
 const structural = (c: Candidate): Candidate => ({ ...c, viaStructure: true, reason: 'structural: called in the query' });
-
-/** A file's objects cut from its lines: each object is lines [start, end] of `lines`. */
-function objectsOf(path: string, lines: string[], spans: { id: string; name: string; kind: ObjectKind; start: number; end: number; parentId: string | null; docstring?: string }[]): ObjectText[] {
-  return spans.map((s) => ({
-    id: s.id, path, name: s.name, qualifiedName: s.name, kind: s.kind, signature: lines[s.start - 1].trim().replace(/:$/, ''),
-    startLine: s.start, endLine: s.end, parentId: s.parentId, docstring: s.docstring ?? null,
-    text: lines.slice(s.start - 1, s.end).join('\n'),
-  }));
-}
-
-/** A Python class of `n` methods, 8 lines each, every one with a docstring. */
-function bigClass(n: number): { objects: ObjectText[]; lines: string[] } {
-  const lines = ['class Matrix(Base):', '    """A dense matrix of numbers."""', '    rows = 0', ''];
-  const spans: Parameters<typeof objectsOf>[2] = [];
-  for (let k = 0; k < n; k++) {
-    const start = lines.length + 1;
-    lines.push(
-      `    def op_${k}(self, other, scale=${k}):`, `        """Apply operation ${k} to other."""`,
-      `        left = self.value * ${k}`, `        right = other.value + scale`, `        total = left + right`,
-      `        self.log("op_${k}", total)`, `        return total`, '',
-    );
-    spans.push({ id: `m${k}`, name: `Matrix.op_${k}`, kind: 'method', start, end: start + 6, parentId: 'cls', docstring: `"""Apply operation ${k} to other."""` });
-  }
-  spans.unshift({ id: 'cls', name: 'Matrix', kind: 'class', start: 1, end: lines.length - 1, parentId: 'mod', docstring: '"""A dense matrix of numbers."""' });
-  spans.unshift({ id: 'mod', name: 'linalg', kind: 'module', start: 1, end: lines.length, parentId: null });
-  return { objects: objectsOf('pkg/linalg.py', lines, spans), lines };
-}
 
 describe('outlines and containment', () => {
   it('a class of 30 methods that does not fit is an outline within b_i: every signature and docstring line, the touched member whole', () => {
@@ -71,7 +44,7 @@ describe('outlines and containment', () => {
     const { objects: linalg } = bigClass(30);
     const cls = linalg.find((o) => o.id === 'cls')!;
     const m17 = linalg.find((o) => o.id === 'm17')!;
-    const fn = (id: string) => objectsOf(`pkg/${id}.py`, [`def ${id}(x):`, ...Array.from({ length: 43 }, (_, i) => `    step_${i} = x + ${i}`), '    return x'], [{ id, name: id, kind: 'function', start: 1, end: 45, parentId: null }])[0];
+    const fn = (id: string) => functionOf(id, 45);
     const [core, f1, f2, f3] = ['core', 'f1', 'f2', 'f3'].map(fn);
     const objects = [...linalg, core, f1, f2, f3];
     const ranked = [core, cls, f1, f2, f3].map((o, k) => structural(view(o, 10 - k)));
@@ -117,7 +90,7 @@ describe('outlines and containment', () => {
   it('a K slot: a class found through structure that b_i shows as an outline starts as its head while further structure-found objects wait, unless the query calls members through it', () => {
     const { objects: linalg } = bigClass(30);
     const cls = linalg.find((o) => o.id === 'cls')!;
-    const fn = (id: string) => objectsOf(`pkg/${id}.py`, [`def ${id}(x):`, ...Array.from({ length: 28 }, (_, i) => `    step_${i} = x + ${i}`), '    return x'], [{ id, name: id, kind: 'function', start: 1, end: 30, parentId: null }])[0];
+    const fn = (id: string) => functionOf(id, 30);
     const further = ['g1', 'g2', 'g3', 'g4'].map(fn);
     const objects = [...linalg, ...further];
     const ranked = [cls, ...further].map((o, k) => structural(view(o, 10 - k)));

@@ -3,44 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { allocate } from '../../allocator/allocate.ts';
 import { outlineOrPartial, outlinePlan, outlineWithin } from '../../allocator/outline.ts';
 import { renderInput } from '../../allocator/render.ts';
-import type { ObjectText } from '../../allocator/types.ts';
 import { getTokenizer } from '../../indexer/tokenizer.ts';
 import type { Candidate } from '../../indexer/types.ts';
-import { memorySource, view } from './fixtures.ts';
+import { bigClass, functionOf as fn, memorySource, view } from './fixtures.ts';
 
 const tok = getTokenizer('cl100k_base');
 const structural = (c: Candidate): Candidate => ({ ...c, viaStructure: true, reason: 'structural: called in the query' });
-
-/** A Python class of `n` methods of 7 lines (signature, docstring, body), in a module. */
-function bigClass(n: number): { objects: ObjectText[]; lines: string[] } {
-  const lines = ['class Query(Base):', '    """A query over the rows."""', '    alias = None', ''];
-  const objects: ObjectText[] = [];
-  const path = 'pkg/sql.py';
-  const obj = (id: string, name: string, kind: ObjectText['kind'], start: number, end: number, parentId: string | null, docstring: string | null): ObjectText => ({
-    id, path, name, qualifiedName: name, kind, signature: lines[start - 1].trim().replace(/:$/, ''), startLine: start, endLine: end, parentId, docstring,
-    text: lines.slice(start - 1, end).join('\n'),
-  });
-  const spans: [string, number, number][] = [];
-  for (let k = 0; k < n; k++) {
-    const start = lines.length + 1;
-    lines.push(
-      `    def step_${k}(self, other, scale=${k}):`, `        """Do step ${k} of the query."""`,
-      `        left = self.value * ${k}`, `        right = other.value + scale`, `        total = left + right`,
-      `        self.log("step_${k}", total)`, `        return total`, '',
-    );
-    spans.push([`m${k}`, start, start + 6]);
-  }
-  objects.push(obj('cls', 'Query', 'class', 1, lines.length - 1, 'mod', '"""A query over the rows."""'));
-  for (const [id, s, e] of spans) objects.push(obj(id, `Query.step_${id.slice(1)}`, 'method', s, e, 'cls', `"""Do step ${id.slice(1)} of the query."""`));
-  objects.push(obj('mod', 'sql', 'module', 1, lines.length, null, null));
-  return { objects, lines };
-}
-
-/** A top-level function of `n` lines in its own file (a further object beside the class). */
-const fn = (id: string, n = 45): ObjectText => ({
-  id, path: `pkg/${id}.py`, name: id, qualifiedName: id, kind: 'function', signature: `def ${id}(x)`, startLine: 1, endLine: n, parentId: null, docstring: null,
-  text: [`def ${id}(x):`, ...Array.from({ length: n - 2 }, (_, i) => `    step_${i} = x + ${i}`), '    return x'].join('\n'),
-});
 
 const setup = (n: number) => {
   const { objects, lines } = bigClass(n);
@@ -52,8 +20,8 @@ const setup = (n: number) => {
 
 /** The listing k of the class is shown: both its lines or neither (never a listing in part). */
 const listed = (text: string, k: number): boolean | 'part' => {
-  const sig = text.includes(`    def step_${k}(self, other, scale=${k}):`);
-  const doc = text.includes(`        """Do step ${k} of the query."""`);
+  const sig = text.includes(`    def op_${k}(self, other, scale=${k}):`);
+  const doc = text.includes(`        """Apply operation ${k} to other."""`);
   return sig === doc ? sig : 'part';
 };
 
@@ -108,13 +76,13 @@ describe('partial outlines: a container whose complete outline misses the room i
     const core = fn('core');
     const all = [...objects, core];
     const ranked = [structural(view(core, 10)), structural(view(cls, 9)), structural(view(m17, 1))];
-    const query = 'from pkg import core, Query';
+    const query = 'from pkg import core, Matrix';
     const budget = 1000;
     const a = allocate(query, ranked, memorySource(all), tok, { slots: '1+0', budget, fillRelevance: 0 });
     expect(a.totalTokens).toBeLessThanOrEqual(budget);
-    const host = a.blocks.find((b) => b.object === 'Query')!;
+    const host = a.blocks.find((b) => b.object === 'Matrix')!;
     expect(host.outline).toBe(true);
-    expect(host.contains).toEqual([{ objectId: 'm17', object: 'Query.step_17', how: 'expanded in parent outline' }]);
+    expect(host.contains).toEqual([{ objectId: 'm17', object: 'Matrix.op_17', how: 'expanded in parent outline' }]);
     for (const l of lines.slice(m17.startLine - 1, m17.endLine)) expect(host.text).toContain(l);
     // Not every listing fitted: a partial outline, each listing whole or absent.
     const shown = Array.from({ length: 30 }, (_, k) => (k === 17 ? true : listed(host.text, k)));
@@ -130,9 +98,9 @@ describe('partial outlines: a container whose complete outline misses the room i
     const ranked = [structural(view(core, 10)), structural(view(cls, 9)), structural(view(m17, 2)), structural(view(later, 1))];
     const budget = 2600;
     const objectCap = 700;
-    const a = allocate('from pkg import core, Query, later', ranked, memorySource([...objects, core, later]), tok, { slots: '1+0', budget, objectCap, fillRelevance: 0 });
+    const a = allocate('from pkg import core, Matrix, later', ranked, memorySource([...objects, core, later]), tok, { slots: '1+0', budget, objectCap, fillRelevance: 0 });
     expect(a.totalTokens).toBeLessThanOrEqual(budget);
-    const host = a.blocks.find((b) => b.object === 'Query')!;
+    const host = a.blocks.find((b) => b.object === 'Matrix')!;
     expect(host.outline).toBe(true);
     expect(host.tokens).toBeLessThanOrEqual(objectCap);
     for (const l of lines.slice(m17.startLine - 1, m17.endLine)) expect(host.text).toContain(l);
@@ -146,16 +114,16 @@ describe('partial outlines: a container whose complete outline misses the room i
     const ranked = [...members.map((m, k) => structural(view(m, 10 - k))), structural(view(cls, 5)), structural(view(later, 4))];
     const budget = 1500;
     const objectCap = 200;
-    const a = allocate('from pkg.sql import Query\nfrom pkg.later import later', ranked, memorySource([...objects, later]), tok, { slots: '4+0', budget, objectCap, fillRelevance: 0 });
+    const a = allocate('from pkg.linalg import Matrix\nfrom pkg.later import later', ranked, memorySource([...objects, later]), tok, { slots: '4+0', budget, objectCap, fillRelevance: 0 });
     expect(a.totalTokens).toBeLessThanOrEqual(budget);
     // The further object kept its place; then the class took over its members' blocks with what was left, past b_obj.
     expect(a.blocks.find((b) => b.object === 'later')).toBeDefined();
-    const host = a.blocks.find((b) => b.object === 'Query')!;
+    const host = a.blocks.find((b) => b.object === 'Matrix')!;
     expect(host).toBeDefined();
     expect(host.outline).toBe(true);
     expect(host.tokens).toBeGreaterThan(objectCap);
     for (const m of members) for (const l of lines.slice(m.startLine - 1, m.endLine)) expect(host.text).toContain(l);
-    expect(a.blocks.filter((b) => b.object.startsWith('Query.'))).toEqual([]);
+    expect(a.blocks.filter((b) => b.object.startsWith('Matrix.'))).toEqual([]);
     const shown = Array.from({ length: 80 }, (_, k) => listed(host.text, k));
     expect(shown).not.toContain('part');
   });
