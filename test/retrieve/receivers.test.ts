@@ -167,3 +167,76 @@ describe('receiver resolution through the index', () => {
     expect(hits.get(member)).toMatch(reason);
   });
 });
+
+describe('what the method at the cursor overrides', () => {
+  let repo: string;
+  let db: DB;
+  const files: Record<string, string> = {
+    'shapes/__init__.py': '',
+    'shapes/root.py': 'class Root:\n    def scale(self, k):\n        """Scaled by k."""\n        return k\n',
+    'shapes/base.py': 'from shapes.root import Root\n\n\nclass Shape(Root):\n    def area(self):\n        """The area."""\n        return 0\n\n    def describe(self):\n        return "shape"\n\n\nclass Named:\n    def describe(self):\n        return self.name\n',
+    'shapes/square.py': [
+      'from shapes.base import Shape, Named',
+      '',
+      '',
+      'class Square(Shape, Named):',
+      '    def area(self):',
+      '        side = self.side',
+      '        return side * side  # in area',
+      '',
+      '    def describe(self):',
+      '        text = "square"',
+      '        return text  # in describe',
+      '',
+      '    def scale(self, k):',
+      '        return k  # in scale',
+      '',
+      '    def corners(self):',
+      '        return 4  # in corners',
+      '',
+      '',
+      'def free(x):',
+      '    return x  # in free',
+      '',
+    ].join('\n'),
+    // The same names in an unrelated class: what is overridden comes from the bases, not from the name alone.
+    'other/decoy.py': 'class Decoy:\n    def area(self):\n        return 1\n\n    def describe(self):\n        return ""\n',
+    'web/base.ts': 'export class Widget {\n  render(): string {\n    return "";\n  }\n\n  mount(): void {}\n}\n',
+    'web/button.ts': 'import { Widget } from "./base";\n\nexport class Button extends Widget {\n  render(): string {\n    const label = "ok";\n    return label; // in render\n  }\n}\n',
+  };
+  beforeAll(async () => {
+    repo = tempDir();
+    writeTree(repo, files);
+    db = await indexInPlace(repo);
+  });
+  afterAll(() => {
+    db.close();
+    fs.rmSync(repo, { recursive: true, force: true });
+  });
+
+  // The cursor on a marked line: the query is the file's lines before it.
+  const at = async (path: string, marker: string) => {
+    const lines = files[path].split('\n');
+    const line = lines.findIndex((l) => l.includes(marker)) + 1;
+    const r = createStructuralRetriever(db, await loadQueryLanguages(), { path, line });
+    const hits = r.retrieve(lines.slice(0, line - 1).join('\n'), 20);
+    return hits.filter((c) => /overridden by/.test(c.reason));
+  };
+
+  it.each([
+    ['Python: a method of a base', 'shapes/square.py', '# in area', ['Shape.area'], /overridden by Square\.area, the method at the cursor/],
+    ['Python: the same name in two bases, one member from each', 'shapes/square.py', '# in describe', ['Named.describe', 'Shape.describe'], /overridden by Square\.describe/],
+    ['Python: inherited by a base from its own base', 'shapes/square.py', '# in scale', ['Root.scale'], /overridden by Square\.scale/],
+    ['Python: a method no base defines overrides nothing', 'shapes/square.py', '# in corners', [], null],
+    ['Python: a function outside any class overrides nothing', 'shapes/square.py', '# in free', [], null],
+    ['TypeScript: a method of the class it extends', 'web/button.ts', '// in render', ['Widget.render'], /overridden by Button\.render/],
+  ])('%s', async (_name, path, marker, expected, reason) => {
+    const hits = await at(path, marker);
+    expect(hits.map((c) => c.objectName).sort()).toEqual(expected);
+    for (const c of hits) {
+      expect(c.reason).toMatch(reason!);
+      // What is being overridden is the code being written now: it leads the structural list.
+      expect(c.score).toBeGreaterThanOrEqual(Math.max(...hits.map((h) => h.score)));
+    }
+  });
+});
