@@ -261,7 +261,6 @@ export function allocate(
       tok,
       recent,
       question,
-      queryTerms: queryTokens,
     })
     : null;
 

@@ -7,7 +7,7 @@
  */
 import type { Tokenizer } from '../indexer/tokenizer.ts';
 import { overlapping, within } from './containment.ts';
-import { groupInput, headWithEvidence, outlines, renderGroup, touchedOf, type GroupInput } from './form.ts';
+import { groupInput, headWithEvidence, outlines, touchedOf, type GroupInput } from './form.ts';
 import { grow, growthBefore, growthOffers, support } from './growth.ts';
 import { headInput } from './head.ts';
 import { expandOutline, isOutline, outlineOrPartial, outlineWithin, type RenderedOutline } from './outline.ts';
@@ -62,11 +62,10 @@ export interface FillContext {
   /** The query's terms weighted by recency: the members an outline expands by evidence (member-evidence.ts). */
   recent?: ReadonlyMap<string, number>;
   /**
-   * The query is a question (`Position.question`): no further object's block passes b_obj, an object larger than
-   * that shows its window on the query's words (`queryTerms`), as a slot's does within b_i.
+   * The query is a question (`Position.question`): no further object's block passes b_obj (Eq. 4's cap); one that
+   * only a larger block could show whole takes none, as one that does not fit what is left (never cut).
    */
   question?: boolean;
-  queryTerms?: readonly string[];
 }
 
 /** Whether a block shows its whole object (not a head, window or outline of it). */
@@ -304,10 +303,6 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
     const compact = longer && (p.viaStructure || outlines(gi));
     let block: Placed | null = null;
     if (!compact && gi.d <= room) block = place(input, wholeRendered(input, gi.d));
-    else if (!compact && ctx.question) {
-      const window = renderGroup(gi, room, ctx.queryTerms ?? [], tok, ctx.headLines);
-      if (window.tokens > 0 && window.tokens <= room) block = place(input, window);
-    }
     else if (compact && (!p.viaStructure || p.receiver) && outlines(gi)) {
       const o = outlineWithin(input, gi.plan(), room, tok, { touched: [], opening: ctx.headLines });
       if (o) block = place(input, o);

@@ -6,7 +6,7 @@ import { memorySource, obj, view } from './fixtures.ts';
 
 const tok = getTokenizer('cl100k_base');
 
-// Two small slots, then a large further function (a long document section or module-sized function) and a small one.
+// Two small slots, then a further function larger than b_obj (as a long document section or function) and a small one.
 const small = (id: string) => obj(id, `pkg/${id}.py`, 1, [`def ${id}(cookie):`, '    """Sign the cookie."""', '    return sign(cookie)'], { name: id });
 const big = obj('big', 'pkg/big.py', 1, [
   'def big(cookie):',
@@ -29,11 +29,10 @@ describe('the fill gives a question\'s further objects at most b_obj (Eq. 4)', (
     expect([b.shownStartLine, b.shownEndLine]).toEqual([big.startLine, big.endLine]);
   });
 
-  it('a question\'s fill shows its window on the query\'s words within b_obj, and the next object still comes', () => {
+  it('a question\'s fill gives it no block (it would pass b_obj, and the fill never cuts), and the next object still comes', () => {
     const a = run(true);
-    const b = blockOf(a, 'big')!;
-    expect(b.tokens).toBeLessThanOrEqual(1024);
-    expect(b.text).toContain('derive_signing_key');
+    expect(blockOf(a, 'big')).toBeUndefined();
+    expect(a.trace.fill!.skipped).toBeGreaterThan(0);
     expect(blockOf(a, 'after')).toBeDefined();
     expect(a.totalTokens).toBeLessThan(run(false).totalTokens);
   });
