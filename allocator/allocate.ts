@@ -243,6 +243,8 @@ export function allocate(
 
   // 5b. The fill: what the K slots left goes to further objects in rank order, whole, as outlines or heads.
   const leftover = available - placed.reduce((sum, b) => sum + b.rendered.tokens, 0);
+  // Eq. 4's b_obj in the fill too when the query is a question: its answer is uncertain, so breadth before any large block.
+  const question = present.some((p) => p.question);
   const fillTexts = new Map<string, ObjectText>();
   const filled = fillOn
     ? fillBudget(further, placed, leftover, {
@@ -258,12 +260,13 @@ export function allocate(
       admits: (p) => admitted.has(p.key),
       tok,
       recent,
+      question,
     })
     : null;
 
   // 5c. Depth: what is still left grows the blocks in order, slots first (never past b_obj, never cut in the fill).
   if (filled) {
-    filled.remaining = deepen(placed, filled.remaining, opts.objectCap, (b, allowance) => renderGroup(b.gi, allowance, queryTokens, tok, opts.headLines), tok, opts.headLines, (id) => infos.get(id));
+    filled.remaining = deepen(placed, filled.remaining, opts.objectCap, (b, allowance) => renderGroup(b.gi, allowance, queryTokens, tok, opts.headLines), tok, opts.headLines, (id) => infos.get(id), question);
     filled.whole = filled.added.filter((b) => b.rendered.outcome === 'whole' && b.input === b.gi.input).length;
     filled.outlines = filled.added.filter((b) => isOutline(b.rendered)).length;
     filled.heads = filled.added.length - filled.whole - filled.outlines;

@@ -61,6 +61,11 @@ export interface FillContext {
   tok: Tokenizer;
   /** The query's terms weighted by recency: the members an outline expands by evidence (member-evidence.ts). */
   recent?: ReadonlyMap<string, number>;
+  /**
+   * The query is a question (`Position.question`): no further object's block passes b_obj (Eq. 4's cap); one that
+   * only a larger block could show whole takes none, as one that does not fit what is left (never cut).
+   */
+  question?: boolean;
 }
 
 /** Whether a block shows its whole object (not a head, window or outline of it). */
@@ -288,7 +293,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
     const obj = ctx.text(p.objectId);
     if (!obj) continue;
     const input = renderInput(obj);
-    const room = left - sep;
+    const room = ctx.question ? Math.min(left - sep, ctx.objectCap) : left - sep;
     // Breadth first: an object longer than a head gets its compact form now (found through structure its head; a
     // class the query calls members through, or a class or module found otherwise, its outline with a head's
     // opening), and its outline or whole form only when the blocks deepen, once every further object had its compact form.
@@ -365,6 +370,7 @@ function membersWhole(b: Placed, room: number, spanOf: (id: string) => { startLi
 export function deepen(
   placed: Placed[], left: number, objectCap: number, grow: (b: Placed, allowance: number) => Rendered, tok: Tokenizer, headLines: number,
   spanOf: (id: string) => { startLine: number; endLine: number } | undefined = () => undefined,
+  question = false,
 ): number {
   for (const b of placed) {
     if (left <= 0) break;
@@ -384,7 +390,8 @@ export function deepen(
   for (const b of placed) {
     if (left <= 0) break;
     if (shownWhole(b) || (!b.filled && !isOutline(b.rendered))) continue;
-    const room = b.rendered.tokens + left;
+    // A question's blocks grow within b_obj (FillContext.question); otherwise past it, as the fill's blocks grow.
+    const room = question ? Math.min(b.rendered.tokens + left, Math.max(objectCap, b.rendered.tokens)) : b.rendered.tokens + left;
     const members = membersWhole(b, room, spanOf, tok);
     const whole = b.filled ? wholeWithin(b.gi.input, room, tok) : null;
     if (whole) b.gi.d = whole.tokens;

@@ -47,6 +47,7 @@ export function quotient(candidates: readonly Candidate[]): Position[] {
       ...(c.fileScore !== undefined ? { fileScore: c.fileScore } : {}),
       ...(c.relevance !== undefined ? { relevance: c.relevance } : {}),
       ...(c.receiver ? { receiver: true } : {}),
+      ...(c.question ? { question: true } : {}),
     });
   }
   return [...byObject.values()];

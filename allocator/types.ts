@@ -92,6 +92,8 @@ export interface Position {
   relevance?: number;
   /** A class the query calls members through (`Candidate.receiver`): the fill lists it as an outline, not a head. */
   receiver?: boolean;
+  /** Retrieved for a question (`Candidate.question`): the fill gives it at most b_obj. */
+  question?: boolean;
 }
 
 /** One rendered object of the context. */

@@ -191,6 +191,11 @@ export interface Candidate {
   relevance?: number;
   /** A class the query calls members through (a local bound to it, a base of a class it declares): its members matter. */
   receiver?: boolean;
+  /**
+   * Retrieved for a question (a prose or names query, not the lines at a cursor): which object answers it is uncertain,
+   * so the allocator's fill gives no further object more than b_obj (`FillContext.question`).
+   */
+  question?: boolean;
 }
 
 /** Counts shown after an index run and by status. */

@@ -261,11 +261,16 @@ export const METHODS: readonly Method[] = [
 ];
 
 /**
- * The default (`hybrid-dense`) with stricter fill relevance stops: the token curve of issue 16 (`allot eval prose`
- * only; `--fill-relevance S` on `allot context`).
+ * The default (`hybrid-dense`), and `hybrid`, with stricter fill relevance stops: the token curve of issue 16
+ * (`allot eval prose` only; `--fill-relevance S` on `allot context`).
  */
-export const STOP_METHODS: readonly Method[] = [0.6, 0.8, 1].map((share) =>
-  allocation(`stop-${share}`, `the default (\`hybrid-dense\`) with the fill's relevance stop at ${share} (\`--fill-relevance ${share}\`)`, { fillRelevance: share }, 'hybrid-dense'));
+export const STOP_METHODS: readonly Method[] = [
+  ...[0.6, 0.8, 1].map((share) =>
+    allocation(`stop-${share}`, `the default (\`hybrid-dense\`) with the fill's relevance stop at ${share} (\`--fill-relevance ${share}\`)`, { fillRelevance: share }, 'hybrid-dense')),
+  // The same curve on an index without vectors (`hybrid`): what the stop trades when no embedding is trained.
+  ...[0.6, 0.8, 1].map((share) =>
+    allocation(`hybrid-stop-${share}`, `\`hybrid\` with the fill's relevance stop at ${share} (\`--fill-relevance ${share}\`)`, { fillRelevance: share }, 'hybrid')),
+];
 
 /** Methods named but not available yet, with the reason. */
 export const UNAVAILABLE: Readonly<Record<string, string>> = {};

@@ -36,6 +36,8 @@ export interface FusionOptions {
    * elsewhere leaves as they were (BM25's relative scores move with every edit's term statistics). Default: all.
    */
   relevanceFrom?: readonly number[];
+  /** Candidates carry `Candidate.question`: the query is a question (prose or names), not the lines at a cursor. */
+  question?: boolean;
 }
 
 /** How much the best file's evidence lifts its objects: up to twice their own score. */
@@ -114,6 +116,7 @@ export function hybridRetriever(parts: Weighted[], name = 'hybrid', rrfK = DEFAU
           ...(files ? { fileScore: Math.round(files.get(c.fiber)! * 1e4) / 1e4 } : {}),
           ...(opts.relevance ? { relevance: supportWeight > 0 ? (support.get(c.objectId) ?? 0) / supportWeight : 0 } : {}),
           ...(receiver.has(c.objectId) ? { receiver: true } : {}),
+          ...(opts.question ? { question: true } : {}),
         }))
         .sort((a, b) => b.score - a.score || (a.objectId < b.objectId ? -1 : a.objectId > b.objectId ? 1 : a.viewId - b.viewId))
         .slice(0, k);

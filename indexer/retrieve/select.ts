@@ -103,8 +103,8 @@ export function hybridOf(structural: Retriever, bm25: Retriever, dense: Retrieve
     if (dense && k !== 'code') parts.push({ retriever: side(dense), weight: 1 });
     // Prose only: a names query is often pasted code, whose every line would be searched for in every source file (~75 CPU-ms on SymPy).
     if (opts.literals && k === 'prose') parts.push({ retriever: opts.literals, weight: LITERAL_WEIGHT, optional: true });
-    r = hybridRetriever(parts, 'hybrid', opts.rrfK, k === 'prose' ? { protectLeader: true, fileEvidence: true, relevance: true }
-      : k === 'names' ? { relevance: true }
+    r = hybridRetriever(parts, 'hybrid', opts.rrfK, k === 'prose' ? { protectLeader: true, fileEvidence: true, relevance: true, question: true }
+      : k === 'names' ? { relevance: true, question: true }
       // The lines at a cursor: the relevance of structure alone (what the code imports, calls and names), which an
       // edit of another file leaves as it was, so a kept answer stays valid (daemon/kept-answers.ts).
       : { relevance: true, relevanceFrom: [0] });

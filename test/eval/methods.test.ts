@@ -9,5 +9,7 @@ describe('eval methods by name', () => {
     ]);
     expect(() => pickMethods('stop-0.8')).toThrow(/unknown method "stop-0.8"/);
     expect(pickMethods(undefined).some((m) => m.name.startsWith('stop-'))).toBe(false);
+    // and the same stops over `hybrid`, which need no vectors
+    expect(pickMethods('hybrid-stop-0.8', prose).map((m) => [m.name, m.dense ?? false])).toEqual([['hybrid-stop-0.8', false]]);
   });
 });

@@ -193,6 +193,15 @@ describe('relevance reported by fusion', () => {
     const again = new Map(hybridOf(structural, steep, null, { codeFile: 'a.py' }).retrieve('x = parse(', 10).map((c) => [c.objectId, c.relevance]));
     expect(again.get('c')).toBeCloseTo(0.5, 10);
   });
+
+  it('marks a question\'s candidates (prose or names), never the lines at a cursor\'s', () => {
+    const bm25 = scripted('bm25', [cand('a', { score: 3 })]);
+    const structural = scripted('structural', [cand('b', { score: 2 })]);
+    const fused = hybridOf(structural, bm25, null);
+    expect(fused.retrieve('where are discounts applied to the cart', 10).every((c) => c.question)).toBe(true);
+    expect(fused.retrieve('parseConfigFile', 10).every((c) => c.question)).toBe(true);
+    expect(hybridOf(structural, bm25, null, { codeFile: 'a.py' }).retrieve('x = parse(', 10).some((c) => c.question)).toBe(false);
+  });
 });
 
 describe('file evidence', () => {
