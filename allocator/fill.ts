@@ -14,6 +14,7 @@ import { expandOutline, isOutline, outlineOrPartial, outlineWithin, type Rendere
 import { renderInput, renderWindow, WHOLE_OVER_COMPACT, wholeInsteadOf, wholeRendered, wholeText, wholeTokens, wholeWithin, type Rendered, type RenderInput } from './render.ts';
 import { TYPE_KINDS } from '../indexer/types.ts';
 import type { ObjectInfo, ObjectText, Position, Role } from './types.ts';
+import type { UsedMembers } from './used-members.ts';
 
 /**
  * The room of a partial outline (outline.ts) in the fill: b_obj, or what the blocks it replaces already showed when
@@ -61,8 +62,8 @@ export interface FillContext {
   tok: Tokenizer;
   /** The query's terms weighted by recency: the members an outline expands by evidence (member-evidence.ts). */
   recent?: ReadonlyMap<string, number>;
-  /** The member names the query's code already uses: an outline lists them without expanding them (used-members.ts). */
-  used?: ReadonlySet<string>;
+  /** The members the query's code already reaches, by receiver: an outline lists them without expanding them (used-members.ts). */
+  used?: UsedMembers;
 }
 
 /** Whether a block shows its whole object (not a head, window or outline of it). */

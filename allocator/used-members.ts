@@ -1,30 +1,68 @@
 /**
- * Used members: the names a query's code already reaches as members (`x.m`,
- * `C.m(`, `mod.f(`). The lines at a cursor are about to use what they have not
- * used yet (the structural reading's rule for imports): a member the code above
- * already calls is known there by its call, so an outline lists it and spends
- * its lines on the members still to come.
+ * Used members: the members a query's code already reaches through a receiver
+ * (`C.m`, `C(...).m(`, `x = C(...)` then `x.m(`, `mod.f(` for an imported
+ * module or its alias). The lines at a cursor are about to use what they have
+ * not used yet (the structural reading's rule for imports): a member the code
+ * above already calls is known there by its call, so an outline lists it and
+ * spends its lines on the members still to come.
  */
 import { guessLanguage, withoutProse } from '../indexer/retrieve/query-reading.ts';
 
-/** `.name`: an attribute access, whatever precedes it. */
-const MEMBER_ACCESS = /\.\s*([A-Za-z_$][A-Za-z0-9_$]*)/g;
-/** An import line (`from a.b import c`, `import a.b`): its dotted path names modules, not members. */
-const IMPORT_LINE = /^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import|import)[ \t][^\n]*$/gm;
+/** What the query's code reaches through the receivers that stand for one container. */
+export interface UsedMembers {
+  /** The member names reached through a receiver that is `names` (a container's name), an alias of it, or a local bound to it. */
+  of(names: readonly string[]): ReadonlySet<string>;
+}
+
+const ID = String.raw`[A-Za-z_$][A-Za-z0-9_$]*`;
+/** `r.m` or `r(...).m`: the identifier right before the dot is the receiver (its call's arguments without parentheses). */
+const ACCESS = new RegExp(String.raw`(${ID})\s*(?:\([^()\n]*\))?\s*\.\s*(${ID})`, 'g');
+/** `x = C(` or `x = new C(`: the local stands for C. */
+const BINDING = new RegExp(String.raw`(${ID})\s*(?::\s*${ID}\s*)?=\s*(?:new\s+)?(${ID})\s*\(`, 'g');
+/** `A as B` in an import: B stands for A (`import * as ns` reads as `* as ns` and binds nothing named). */
+const ALIAS = new RegExp(String.raw`(${ID})\s+as\s+(${ID})`, 'g');
+/** A Python import line or a TS/JS import statement: its dotted path names modules, not members. */
+const IMPORT = /^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import[ \t]*\([^)]*\)|(?:from[ \t]+[\w.]+[ \t]+)?import[ \t][^\n]*)/gm;
+
+const NONE: ReadonlySet<string> = new Set();
 
 /**
- * The member names the query's code accesses (strings and comments left out: a docstring's `x.m` is no use), but
- * not the one the cursor is writing.
- * @example usedMembers('import geo.shapes\ndef f(p):\n    q = p.rotate(1)  # p.scale(2)') // Set { 'rotate' }
+ * The members the query's code reaches, by receiver (strings and comments left out: a docstring's `x.m` is no use),
+ * but not the one the cursor is writing.
+ * @example usedMembers('from geo import Shape as S\np = S(1)\nq = p.rotate(1)  # p.scale(2)').of(['Shape']) // Set { 'rotate' }
  */
-export function usedMembers(query: string): Set<string> {
-  const out = new Set<string>();
+export function usedMembers(query: string): UsedMembers {
   const language = guessLanguage(query);
   // Prose names no members it calls.
-  if (!language) return out;
-  const code = withoutProse(query, language).replace(IMPORT_LINE, ' ');
-  for (const m of code.matchAll(MEMBER_ACCESS)) if (!beingWritten(code, m.index + m[0].length)) out.add(m[1]);
-  return out;
+  if (!language) return { of: () => NONE };
+  const text = withoutProse(query, language);
+  const alias = new Map<string, string>();
+  for (const statement of text.match(IMPORT) ?? []) for (const m of statement.matchAll(ALIAS)) alias.set(m[2], m[1]);
+  const code = text.replace(IMPORT, (s) => s.replace(/[^\n]/g, ' '));
+  const bound = new Map<string, string>();
+  for (const m of code.matchAll(BINDING)) bound.set(m[1], m[2]);
+  const byReceiver = new Map<string, Set<string>>();
+  for (const m of code.matchAll(ACCESS)) {
+    if (beingWritten(code, m.index + m[0].length)) continue;
+    let set = byReceiver.get(m[1]);
+    if (!set) byReceiver.set(m[1], (set = new Set()));
+    set.add(m[2]);
+  }
+  const standsFor = (receiver: string): string[] => {
+    const out = [receiver, alias.get(receiver) ?? receiver];
+    const b = bound.get(receiver);
+    if (b) out.push(b, alias.get(b) ?? b);
+    return out;
+  };
+  return {
+    of(names) {
+      const out = new Set<string>();
+      for (const [receiver, members] of byReceiver) {
+        if (standsFor(receiver).some((n) => names.includes(n))) for (const m of members) out.add(m);
+      }
+      return out;
+    },
+  };
 }
 
 /**

@@ -14,21 +14,27 @@ const tok = getTokenizer('cl100k_base');
 const structural = (c: Candidate, reason = 'structural: member of Engine, a receiver in the query (e: Engine)'): Candidate => ({ ...c, viaStructure: true, reason });
 
 describe('usedMembers', () => {
-  const cases: { query: string; expected: string[] }[] = [
-    { query: 'from pkg.engine import Engine\ne = Engine()\ne.m0(1)\ny = e.m1\nz = 2', expected: ['m0', 'm1'] },
+  const cases: { query: string; of: string[]; expected: string[] }[] = [
+    // `x = C(...)` then `x.m`, and `C.m` itself.
+    { query: 'from pkg.engine import Engine\ne = Engine()\ne.m0(1)\ny = e.m1\nEngine.m2()\nz = 2', of: ['Engine'], expected: ['m0', 'm1', 'm2'] },
+    // Another receiver's member of the same name is not this container's (`datetime.now().date()` is no `filters.date`).
+    { query: 'from django.template import defaultfilters\nd = datetime.now(tz).date()\nx = 1', of: ['defaultfilters'], expected: [] },
+    // A module through its alias, and `C(...).m`.
+    { query: 'import networkx.algorithms.threshold as nxt\nG = nxt.threshold_graph(cs)\nq = Quaternion(1, 2).norm()\nx = 1', of: ['threshold'], expected: ['threshold_graph'] },
+    { query: 'from sympy import Quaternion as Q\nq = Q(1, 2).norm()\nx = 1', of: ['Quaternion'], expected: ['norm'] },
     // Import paths name modules; strings and comments name nothing the code calls.
-    { query: 'import geo.shapes\nfrom a.b import c\nx = c()  # e.m3(2)\ns = "e.m4()"', expected: [] },
+    { query: 'import geo.shapes\nfrom a.b import c\nx = c()  # c.m3(2)\ns = "c.m4()"', of: ['c', 'shapes', 'b'], expected: [] },
     // The call the cursor is inside, or the access it is right after, is being written: not a use.
-    { query: 'import e\ne.m0(1)\ne.m2(x, ', expected: ['m0'] },
-    { query: 'import e\ne.m0(1)\ne.m2', expected: ['m0'] },
-    { query: 'import e\ne.m0(f(1), g(2))\nz = 3', expected: ['m0'] },
-    // TypeScript: `this.m`, `new C().m(`.
-    { query: "import { C } from './c';\nconst c = new C();\nc.run(1);\nthis.stop();\nlet x = 1", expected: ['run', 'stop'] },
+    { query: 'import e\ne.m0(1)\ne.m2(x, ', of: ['e'], expected: ['m0'] },
+    { query: 'import e\ne.m0(1)\ne.m2', of: ['e'], expected: ['m0'] },
+    { query: 'import e\ne.m0(f(1), g(2))\nz = 3', of: ['e'], expected: ['m0'] },
+    // TypeScript: `new C()` bindings.
+    { query: "import { C } from './c';\nconst c = new C();\nc.run(1);\nlet x = 1", of: ['C'], expected: ['run'] },
     // Prose names no calls.
-    { query: 'how does the config loader read config.yaml', expected: [] },
+    { query: 'how does the config loader read config.yaml', of: ['config'], expected: [] },
   ];
-  for (const { query, expected } of cases) {
-    it(JSON.stringify(query), () => expect([...usedMembers(query)].sort()).toEqual(expected));
+  for (const { query, of, expected } of cases) {
+    it(JSON.stringify(query), () => expect([...usedMembers(query).of(of)].sort()).toEqual(expected));
   }
 });
 
@@ -41,7 +47,7 @@ describe('an outline lists the members the query already uses and expands the ot
   it('a touched member the query calls is listed, not expanded; an unused touched one is expanded', () => {
     const group = { root: { position: { objectId: cls.id } as never, role: 'core' as const }, nested: [3, 9].map((k) => ({ position: { objectId: methods[k].id } as never, role: 'core' as const })) };
     const plain = groupInput(group, cls, input, 10_000, fiber).plan();
-    const used = groupInput(group, cls, input, 10_000, fiber, new Map(), new Set(['m3'])).plan();
+    const used = groupInput(group, cls, input, 10_000, fiber, new Map(), usedMembers('from pkg.engine import Engine\ne = Engine()\ne.m3(1)\nx = 1')).plan();
     const opts = { touched: ['m3', 'm9'], opening: 3 };
     const before = outlineWithin(input, plain, 2000, tok, opts)!;
     const after = outlineWithin(input, used, 2000, tok, opts)!;
@@ -56,7 +62,7 @@ describe('an outline lists the members the query already uses and expands the ot
 
   it('what an outline grows by whole members goes to the unused ones first', () => {
     const group = { root: { position: { objectId: cls.id } as never, role: 'core' as const }, nested: [] };
-    const used = new Set(methods.slice(0, 10).map((m) => m.name));
+    const used = usedMembers(`from pkg.engine import Engine\ne = Engine()\n${methods.slice(0, 10).map((m) => `e.${m.name}(1)`).join('\n')}\nx = 1`);
     const plan = groupInput(group, cls, input, 10_000, fiber, new Map(), used).plan();
     const o = outlineWithin(input, plan, 1100, tok, { touched: [], opening: 'grow' })!;
     const whole = methods.map((_, k) => allLines(o.text, k));
