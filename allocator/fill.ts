@@ -217,18 +217,16 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
           }
         }
         // A container shown by its head: its outline (that head, every member's listing) with this member expanded.
-        // A member below the relevance stop grows it only within twice the head (WHOLE_OVER_COMPACT), as a container
-        // below the stop takes over its shown parts: it spends no more of the fill's budget than a block of its own could.
         if (!isOutline(r) && outlines(host.gi)) {
           const touched = [...touchedOf(host.gi.group), p.objectId];
-          const room = ctx.admits(p) ? r.tokens + left : Math.min(r.tokens + left, WHOLE_OVER_COMPACT * r.tokens);
+          const room = r.tokens + left;
           const o = outlineOrPartial(host.gi.input, host.gi.plan(), room, tok, { touched, opening: ctx.headLines }, partialRoom(room, r.tokens, ctx.objectCap));
           if (o && o.tokens <= room) {
             // The outline is a compact form too: the whole container instead when that is at most twice it.
             const d = wholeInsteadOf(host.gi.input, o.tokens, room, tok);
             const form = d !== null ? wholeRendered(host.gi.input, d) : o;
             if (d !== null) host.gi.d = d;
-            left += r.tokens - form.tokens;
+            left = room - form.tokens;
             host.allowance = Math.max(host.allowance, room);
             host.input = host.gi.input;
             host.rendered = form;

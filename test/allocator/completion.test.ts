@@ -129,24 +129,3 @@ describe('below the relevance stop, a container takes over its shown parts only 
     for (const a of [small, large, noStop]) expect(a.totalTokens).toBeLessThanOrEqual(4096);
   });
 });
-
-describe('below the relevance stop, a member grows its class shown by its head only within twice the head', () => {
-  const { cls, methods } = classOf(Array.from({ length: 12 }, () => 8));
-  const core = obj('core', 'pkg/core.py', 1, ['def core(x):', '    return x'], { name: 'core' });
-  const other = obj('other', 'pkg/other.py', 1, ['def other(x):', ...Array.from({ length: 13 }, (_, i) => `    y${i} = x * ${i}`)], { name: 'other' });
-  const member = methods[9];
-  // The member ranks above `other` but its support is below the stop: it may be expanded in its class's block, not
-  // spend the room `other` needs for a block of its own.
-  const candidates = [structural(view(core, 1)), structural(view(cls, 0.8)), { ...structural(view(member, 0.78)), relevance: 0.05 }, structural(view(other, 0.7))];
-  const B = 450;
-  const a = allocate('from pkg.engine import Engine\nfrom pkg.core import core\nfrom pkg.other import other\nx = core(1)', candidates, memorySource([core, cls, other, ...methods]), tok, { slots: '1+0', budget: B, fillRelevance: 0.5 });
-
-  it('the class takes its outline within twice its head, and the object above the stop still gets its block', () => {
-    expect(a.totalTokens).toBeLessThanOrEqual(B);
-    const engine = a.blocks.find((b) => b.object === 'Engine')!;
-    const head = tok.count(cls.text.split('\n').slice(0, 15).join('\n'));
-    expect(engine.tokens).toBeLessThanOrEqual(2 * (head + 20));
-    expect(a.blocks.find((b) => b.object === 'other')?.text.split('\n').slice(1).join('\n')).toBe(other.text);
-    expect(a.blocks.filter((b) => b.path === cls.path)).toHaveLength(1);
-  });
-});
