@@ -10,7 +10,7 @@ import { guessLanguage, withoutProse } from '../indexer/retrieve/query-reading.t
 
 /** What the query's code reaches through the receivers that stand for one container. */
 export interface UsedMembers {
-  /** The member names reached through a receiver that is `names` (a container's name), an alias of it, or a local bound to it. */
+  /** The member names reached through a receiver that is `names` (a container's name), an alias of it, or a local bound to it before. */
   of(names: readonly string[]): ReadonlySet<string>;
 }
 
@@ -39,27 +39,28 @@ export function usedMembers(query: string): UsedMembers {
   const alias = new Map<string, string>();
   for (const statement of text.match(IMPORT) ?? []) for (const m of statement.matchAll(ALIAS)) alias.set(m[2], m[1]);
   const code = text.replace(IMPORT, (s) => s.replace(/[^\n]/g, ' '));
-  const bound = new Map<string, string>();
-  for (const m of code.matchAll(BINDING)) bound.set(m[1], m[2]);
-  const byReceiver = new Map<string, Set<string>>();
-  for (const m of code.matchAll(ACCESS)) {
-    if (beingWritten(code, m.index + m[0].length)) continue;
-    let set = byReceiver.get(m[1]);
-    if (!set) byReceiver.set(m[1], (set = new Set()));
-    set.add(m[2]);
+  // Each local's bindings in order: an access goes through the latest one before it (the same name used before, a
+  // callback's parameter `c`, is another receiver).
+  const bindings = new Map<string, { at: number; to: string }[]>();
+  for (const m of code.matchAll(BINDING)) {
+    const list = bindings.get(m[1]) ?? [];
+    list.push({ at: m.index, to: m[2] });
+    bindings.set(m[1], list);
   }
-  const standsFor = (receiver: string): string[] => {
+  const standsFor = (receiver: string, at: number): string[] => {
     const out = [receiver, alias.get(receiver) ?? receiver];
-    const b = bound.get(receiver);
+    const b = bindings.get(receiver)?.filter((x) => x.at < at).at(-1)?.to;
     if (b) out.push(b, alias.get(b) ?? b);
     return out;
   };
+  const accesses: { at: number; receiver: string; member: string }[] = [];
+  for (const m of code.matchAll(ACCESS)) {
+    if (!beingWritten(code, m.index + m[0].length)) accesses.push({ at: m.index, receiver: m[1], member: m[2] });
+  }
   return {
     of(names) {
       const out = new Set<string>();
-      for (const [receiver, members] of byReceiver) {
-        if (standsFor(receiver).some((n) => names.includes(n))) for (const m of members) out.add(m);
-      }
+      for (const a of accesses) if (standsFor(a.receiver, a.at).some((n) => names.includes(n))) out.add(a.member);
       return out;
     },
   };

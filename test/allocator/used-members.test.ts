@@ -28,6 +28,8 @@ describe('usedMembers', () => {
     { query: 'import e\ne.m0(1)\ne.m2(x, ', of: ['e'], expected: ['m0'] },
     { query: 'import e\ne.m0(1)\ne.m2', of: ['e'], expected: ['m0'] },
     { query: 'import e\ne.m0(f(1), g(2))\nz = 3', of: ['e'], expected: ['m0'] },
+    // A local's accesses before it is bound to C are another receiver's (a callback's parameter of the same name).
+    { query: "import { Context } from './context'\napp.get((c) => c.json(0))\nconst c = new Context(req)\nc.header('x', 1)\nlet x = 1", of: ['Context'], expected: ['header'] },
     // TypeScript: `new C()` bindings.
     { query: "import { C } from './c';\nconst c = new C();\nc.run(1);\nlet x = 1", of: ['C'], expected: ['run'] },
     // Prose names no calls.
