@@ -20,6 +20,7 @@ import {
 } from './render.ts';
 import { terms } from './terms.ts';
 import { recentTerms } from './member-evidence.ts';
+import { usedMembers } from './used-members.ts';
 import type {
   Allocation, Block, BudgetStep, BudgetTrace, ObjectInfo, ObjectSource, ObjectText, Position, PositionTrace, RenderTrace,
 } from './types.ts';
@@ -191,6 +192,7 @@ export function allocate(
   const B = opts.budget;
   const queryTokens = terms(query);
   const recent = recentTerms(query);
+  const used = usedMembers(query);
 
   // 1-2. Candidates -> positions (quotient, or fragments under the ablation); ids the store lacks drop out.
   const ranked = opts.noQuotient ? fragments(candidates) : quotient(candidates);
@@ -217,7 +219,7 @@ export function allocate(
   const groupInputs = groups.map((g) => {
     const obj = texts.get(g.root.position.objectId)!;
     const input = inputFor(g.root.position, obj);
-    return groupInput(g, obj, input, opts.noRender ? tok.count(wholeText(input)) : wholeTokens(input, Math.max(opts.objectCap, 0), tok), fiber, recent);
+    return groupInput(g, obj, input, opts.noRender ? tok.count(wholeText(input)) : wholeTokens(input, Math.max(opts.objectCap, 0), tok), fiber, recent, used);
   });
 
   // 4-5. Token authority and rendering; the m-1 separators are reserved first, so they are counted too.
@@ -261,6 +263,7 @@ export function allocate(
       tok,
       recent,
       question,
+      used,
     })
     : null;
 

@@ -14,6 +14,7 @@ import { expandOutline, isOutline, outlineOrPartial, outlineWithin, type Rendere
 import { renderInput, renderWindow, WHOLE_OVER_COMPACT, wholeInsteadOf, wholeRendered, wholeText, wholeTokens, wholeWithin, type Rendered, type RenderInput } from './render.ts';
 import { TYPE_KINDS } from '../indexer/types.ts';
 import type { ObjectInfo, ObjectText, Position, Role } from './types.ts';
+import type { UsedMembers } from './used-members.ts';
 
 /**
  * The room of a partial outline (outline.ts) in the fill: b_obj, or what the blocks it replaces already showed when
@@ -66,6 +67,8 @@ export interface FillContext {
    * only a larger block could show whole takes none, as one that does not fit what is left (never cut).
    */
   question?: boolean;
+  /** The members the query's code already reaches, by receiver: an outline lists them without expanding them (used-members.ts). */
+  used?: UsedMembers;
 }
 
 /** Whether a block shows its whole object (not a head, window or outline of it). */
@@ -140,15 +143,18 @@ function outlineAroundSlots(gi: GroupInput, inner: readonly Placed[], room: numb
   const { root: obj, input } = gi;
   const nestedOf = (bs: readonly Placed[]) => bs.flatMap((b) => [b.gi.group.root, ...b.gi.group.nested]);
   const fewer = { root: gi.group.root, nested: nestedOf(slots) };
-  let o = outlineWithin(input, groupInput(fewer, obj, input, gi.d, ctx.fiber, gi.recent).plan(), room, ctx.tok, { touched: touchedOf(fewer), opening: ctx.headLines });
+  const plan = groupInput(fewer, obj, input, gi.d, ctx.fiber, gi.recent, gi.used).plan();
+  let o = outlineWithin(input, plan, room, ctx.tok, { touched: touchedOf(fewer), opening: ctx.headLines });
+  const used = plan.used;
   for (const b of dropped) {
     if (!o) break;
     const m = b.gi.root;
+    if (used?.has(m.id)) continue;
     const span = lines(m.startLine - input.startLine, Math.min(input.lines.length - 1, m.endLine - input.startLine));
     o = expandMember(input, o, span, ctx.headLines, (t) => t <= room, ctx.tok) ?? o;
   }
   if (!o || o.tokens > room) return null;
-  return { gi: groupInput({ ...fewer, nested: [...fewer.nested, ...nestedOf(dropped)] }, obj, input, gi.d, ctx.fiber, gi.recent), rendered: o };
+  return { gi: groupInput({ ...fewer, nested: [...fewer.nested, ...nestedOf(dropped)] }, obj, input, gi.d, ctx.fiber, gi.recent, gi.used), rendered: o };
 }
 
 // Fill rule: positions in rank order; each new object takes the first form that fits what is left (whole, an
@@ -189,6 +195,12 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
         const from = info.startLine - host.input.startLine;
         const to = info.endLine - host.input.startLine;
         if ((r.outcome === 'whole' && host.input === host.gi.input) || (r.window && !isOutline(r) && r.window[0] <= from && to <= r.window[1])) {
+          host.gi.group.nested.push(selected);
+          out.merged++;
+          continue;
+        }
+        // A member the query already uses stays listed in an outline (used-members.ts).
+        if (isOutline(r) && host.gi.plan().used?.has(p.objectId)) {
           host.gi.group.nested.push(selected);
           out.merged++;
           continue;
@@ -246,7 +258,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
       // save less than half are not worth the breadth they keep), never spending the fill's budget on its own.
       const room = ctx.admits(p) ? freed + left : Math.min(freed + left, WHOLE_OVER_COMPACT * freed);
       // d_i counted against b_obj too: the block may deepen up to it later, and a d_i past a smaller limit is only a bound.
-      let gi = groupInput(group, obj, input, wholeTokens(input, Math.max(room, ctx.objectCap), tok), ctx.fiber, ctx.recent);
+      let gi = groupInput(group, obj, input, wholeTokens(input, Math.max(room, ctx.objectCap), tok), ctx.fiber, ctx.recent, ctx.used);
       let next = gi.d <= room ? renderWindow(input, [0, input.lines.length - 1], tok)
         : outlines(gi) ? outlineWithin(input, gi.plan(), room, tok, { touched: touchedOf(group), opening: ctx.headLines })
         : null;
@@ -298,7 +310,7 @@ export function fillBudget(ranked: readonly Position[], placed: Placed[], leftov
     // class the query calls members through, or a class or module found otherwise, its outline with a head's
     // opening), and its outline or whole form only when the blocks deepen, once every further object had its compact form.
     const longer = ctx.headLines > 0 && input.lines.length > ctx.headLines;
-    const gi = groupInput({ root: selected, nested: [] }, obj, input, longer && p.viaStructure ? Infinity : wholeTokens(input, room, tok), ctx.fiber, ctx.recent);
+    const gi = groupInput({ root: selected, nested: [] }, obj, input, longer && p.viaStructure ? Infinity : wholeTokens(input, room, tok), ctx.fiber, ctx.recent, ctx.used);
     const place = (blockInput: RenderInput, rendered: Rendered): Placed => ({ gi, input: blockInput, rendered, role: selected.role, allowance: room, filled: true });
     const compact = longer && (p.viaStructure || outlines(gi));
     let block: Placed | null = null;
@@ -349,7 +361,9 @@ function membersWhole(b: Placed, room: number, spanOf: (id: string) => { startLi
   if (!isOutline(b.rendered) || b.input !== b.gi.input) return [];
   let r: RenderedOutline = b.rendered;
   const out: Rendered[] = [];
+  const used = b.gi.plan().used;
   for (const s of b.gi.group.nested) {
+    if (used?.has(s.position.objectId)) continue;
     const span = spanOf(s.position.objectId);
     if (!span) continue;
     const from = Math.max(0, span.startLine - b.input.startLine);

@@ -9,6 +9,7 @@ import type { Group } from './containment.ts';
 import { isContainer, isOutline, outlinePlan, outlineWithin, type OutlinePlan } from './outline.ts';
 import { evidencedMembers, mayBeEvidenced, singledOut } from './member-evidence.ts';
 import { renderWithin, type Rendered, type RenderInput } from './render.ts';
+import type { UsedMembers } from './used-members.ts';
 import type { ContainmentHow, ObjectInfo, ObjectText } from './types.ts';
 
 /** One group's rendering material: its outermost object's whole input and what an outline of it would list. */
@@ -24,6 +25,8 @@ export interface GroupInput {
   plan(): OutlinePlan;
   /** The query's terms weighted by recency (member-evidence.ts), for the groups this one becomes. */
   recent: ReadonlyMap<string, number>;
+  /** The members the query's code already reaches, by receiver (used-members.ts), likewise. */
+  used?: UsedMembers;
   /** Whether an object inside the root may be evidenced, known without the outline plan (most are not). */
   mayHaveEvidence(): boolean;
 }
@@ -87,7 +90,7 @@ const NO_TERMS: ReadonlyMap<string, number> = new Map();
  */
 export function groupInput(
   group: Group, root: ObjectText, input: RenderInput, d: number, fiber: (path: string) => readonly ObjectInfo[],
-  recent: ReadonlyMap<string, number> = new Map(),
+  recent: ReadonlyMap<string, number> = new Map(), used?: UsedMembers,
 ): GroupInput {
   let plan: OutlinePlan | undefined;
   const fromStart = [group.root, ...group.nested].some((s) => s.position.viaStructure === true);
@@ -96,12 +99,15 @@ export function groupInput(
   const words = fromStart ? recent : NO_TERMS;
   const planned = (): OutlinePlan => {
     const p = outlinePlan(root, input, fiber(root.path));
+    // The root's members the code reaches through it are known by their use: neither touched nor evidenced.
+    const reached = used?.of([root.name, root.qualifiedName.split('.').at(-1) ?? root.name]);
+    if (reached?.size) p.used = new Set(p.members.filter((m) => m.depth === 1 && reached.has(m.name)).map((m) => m.id));
     // Direct members only: a nested member's name is its class's business (and a module's functions are its direct members).
-    p.evidence = evidencedMembers(p.members.filter((m) => m.depth === 1), words);
+    p.evidence = evidencedMembers(p.members.filter((m) => m.depth === 1 && !p.used?.has(m.id)), words);
     return p;
   };
   let may: boolean | undefined;
   const mayHaveEvidence = (): boolean =>
     (may ??= fiber(root.path).some((o) => o.id !== root.id && o.startLine >= root.startLine && o.endLine <= root.endLine && mayBeEvidenced(o.name, words)));
-  return { group, root, input, d, fromStart, recent, mayHaveEvidence, plan: () => (plan ??= planned()) };
+  return { group, root, input, d, fromStart, recent, used, mayHaveEvidence, plan: () => (plan ??= planned()) };
 }

@@ -37,6 +37,11 @@ export interface OutlinePlan {
   readonly fields: number[];
   /** Members the query's words point at, best first (member-evidence.ts): expanded by their first lines after the listings. */
   evidence?: readonly Evidenced[];
+  /**
+   * Members the query's code already uses (used-members.ts): known there by their use, so an outline lists them and
+   * expands them only after the others, never as touched members.
+   */
+  used?: ReadonlySet<string>;
 }
 
 const CONTAINER_KINDS = new Set(['class', 'interface', 'struct', 'enum', 'trait', 'module', 'type', 'impl', 'namespace']);
@@ -281,16 +286,17 @@ function lineCosts(input: RenderInput, tok: Tokenizer): (i: number) => number {
 // (which member the query needs is uncertain: as many of them whole as fit, rather than the container's opening).
 // A member longer in lines than the room left cannot fit (every line costs a token) and is never counted.
 function wholeMembersCheapestFirst(plan: OutlinePlan, shown: ReadonlySet<number>, cost: (i: number) => number, room: number): number[][] {
-  const offers: { lines: number[]; tokens: number; from: number }[] = [];
+  const offers: { lines: number[]; tokens: number; from: number; used: number }[] = [];
   for (const m of plan.members) {
     const [from, to] = m.span;
     if (to - from + 1 > room) continue;
     const lines = range(from, to);
     let tokens = 0;
     for (const i of lines) if (!shown.has(i) && (tokens += cost(i)) > room) break;
-    if (tokens > 0 && tokens <= room) offers.push({ lines, tokens, from });
+    if (tokens > 0 && tokens <= room) offers.push({ lines, tokens, from, used: plan.used?.has(m.id) ? 1 : 0 });
   }
-  return offers.sort((a, b) => a.tokens - b.tokens || a.from - b.from).map((o) => o.lines);
+  // The members the query has not used yet first: what it is about to use.
+  return offers.sort((a, b) => a.used - b.used || a.tokens - b.tokens || a.from - b.from).map((o) => o.lines);
 }
 
 /**
@@ -299,7 +305,9 @@ function wholeMembersCheapestFirst(plan: OutlinePlan, shown: ReadonlySet<number>
  * first), then the opening lines.
  * Null when even the declaration does not fit, or (`opening` a number) when the complete outline does not fit.
  */
-export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: number, tok: Tokenizer, opts: OutlineOptions): RenderedOutline | null {
+export function outlineWithin(input: RenderInput, plan: OutlinePlan, allowance: number, tok: Tokenizer, given: OutlineOptions): RenderedOutline | null {
+  // A member the query already uses is listed like any other, not expanded as touched.
+  const opts = plan.used?.size ? { ...given, touched: given.touched.filter((id) => !plan.used!.has(id)) } : given;
   const cost = lineCosts(input, tok);
   const shown = new Set<number>();
   const base = tok.count(outlineDescriptor(input, [0])) + 4; // descriptor, and a margin for elision lines

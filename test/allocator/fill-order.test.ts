@@ -27,7 +27,7 @@ describe('the fill extends the slots\' classes before it lists further imports',
     structural(view(methods[7], 0.5), member),
     structural({ ...view(cls, 0.4), receiver: true }),
   ];
-  const query = `from pkg.engine import Engine\n${imports.map((f) => `from pkg.${f.path.slice(4, -3)} import ${f.name}`).join('\n')}\ne = Engine()\ne.m0(1)`;
+  const query = `from pkg.engine import Engine\n${imports.map((f) => `from pkg.${f.path.slice(4, -3)} import ${f.name}`).join('\n')}\ne = Engine()\ne.m0(`;
   const source = memorySource([cls, ...methods, ...imports]);
 
   it('a member of the class of a slot ranked below the imports is shown whole when the imports\' heads cannot all fit', () => {
