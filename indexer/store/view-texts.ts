@@ -65,19 +65,37 @@ type FileObjects = Map<string, ViewTextObject & { children: [number, number][] }
  * each lives in: an own view from its object too, a derived view (call site, import, test reference) from its one
  * line. A view's file never changes while the view exists, and a file's rewrite keeps a derived view living in it
  * only on a line of the same text (write.ts), so this is always the text its full-text row was inserted with. Each file's text, and its
- * objects for own views, are read once, on the first view that needs them.
+ * objects for own views, are read on the first view that needs them and kept while the files kept hold at most
+ * `maxChars` characters (the least recently used go first): a pass over the whole repository that asks file by file
+ * holds a few files, not the repository's text.
  */
-export function viewTexts(db: DB): (view: StoredView) => string {
+export function viewTexts(db: DB, opts: { maxChars?: number } = {}): (view: StoredView) => string {
+  const maxChars = opts.maxChars ?? Infinity;
   const textOf = prepared(db, 'SELECT text FROM file_texts WHERE file_id = ?', 'pluck');
   const objectsOf = prepared(
     db,
     `SELECT o.id, p.id AS parentId, o.kind, o.start_line AS startLine, o.end_line AS endLine, o.signature, o.docstring
      FROM objects o LEFT JOIN objects p ON p.key = o.parent WHERE o.file_id = ?`,
   );
-  const files = new Map<number, { lines: string[]; objects?: FileObjects }>();
+  const files = new Map<number, { lines: string[]; chars: number; objects?: FileObjects }>();
+  let kept = 0;
   const file = (fileId: number) => {
     let f = files.get(fileId);
-    if (!f) files.set(fileId, (f = { lines: sourceLines((textOf.get(fileId) as string | undefined) ?? '').lines }));
+    if (f) {
+      // Most recently used last: Map keeps insertion order.
+      files.delete(fileId);
+      files.set(fileId, f);
+      return f;
+    }
+    const text = (textOf.get(fileId) as string | undefined) ?? '';
+    f = { lines: sourceLines(text).lines, chars: text.length };
+    for (const [id, old] of files) {
+      if (kept + f.chars <= maxChars) break;
+      files.delete(id);
+      kept -= old.chars;
+    }
+    files.set(fileId, f);
+    kept += f.chars;
     return f;
   };
   const objects = (fileId: number): FileObjects => {
