@@ -5,6 +5,7 @@ import { indexRepository } from '../../indexer/index-repository.ts';
 import { ftsStatistics } from '../../indexer/store/fts.ts';
 import { openStore, type DB } from '../../indexer/store/open.ts';
 import { resolveStore, type ResolutionBounds } from '../../indexer/store/resolution.ts';
+import { isTestPath } from '../../indexer/paths.ts';
 import { checkConsistency, copyFixture, dumpIndex, writeTree } from '../helpers/repo.ts';
 
 const dirs: string[] = [];
@@ -33,6 +34,32 @@ function everything(db: DB): unknown {
   };
 }
 
+/**
+ * The order a first build inserts derived views in (their ids): the (object, view kind) lists in the order their
+ * first use comes among references by id, each list by path and line. Read from the references, not from the pass.
+ */
+function insertionOrder(db: DB): string[] {
+  const uses = db
+    .prepare(
+      `SELECT t.id AS target, r.kind, f.path, r.line FROM refs r JOIN objects o ON o.key = r.source JOIN files f ON f.id = o.file_id
+       JOIN objects t ON t.key = r.target ORDER BY r.id`,
+    )
+    .all() as { target: string; kind: string; path: string; line: number }[];
+  const lists = new Map<string, Set<string>>();
+  for (const u of uses) {
+    const kind = u.kind === 'import' ? 'import' : isTestPath(u.path) ? 'testref' : 'callsite';
+    const key = `${u.target} ${kind}`;
+    if (!lists.has(key)) lists.set(key, new Set());
+    lists.get(key)!.add(`${u.path}:${u.line}`);
+  }
+  const byPathLine = (a: string, b: string) => {
+    const [pa, la] = [a.slice(0, a.lastIndexOf(':')), Number(a.slice(a.lastIndexOf(':') + 1))];
+    const [pb, lb] = [b.slice(0, b.lastIndexOf(':')), Number(b.slice(b.lastIndexOf(':') + 1))];
+    return pa < pb ? -1 : pa > pb ? 1 : la - lb;
+  };
+  return [...lists].flatMap(([key, at]) => [...at].sort(byPathLine).slice(0, 5).map((a) => `${key} ${a}`));
+}
+
 async function indexed(fixture: string, resolution: ResolutionBounds): Promise<{ repo: string; db: DB }> {
   const repo = copyFixture(fixture);
   dirs.push(repo);
@@ -52,6 +79,11 @@ describe('resolution in bounded batches', () => {
         expect(a.views.filter((v) => v.derived).length).toBeGreaterThan(3);
         expect(a.refs.filter((r) => r.target).length).toBeGreaterThan(3);
         expect(a).toEqual(everything(loose.db));
+        const derived = tight.db
+          .prepare(`SELECT o.id || ' ' || v.kind || ' ' || f.path || ':' || v.start_line FROM views v JOIN objects o ON o.key = v.object JOIN files f ON f.id = v.file_id WHERE v.derived = 1 ORDER BY v.id`)
+          .pluck()
+          .all();
+        expect(derived).toEqual(insertionOrder(tight.db));
         expect(checkConsistency(tight.db)).toEqual([]);
       } finally {
         tight.db.close();
@@ -65,13 +97,16 @@ describe('resolution in bounded batches', () => {
     const loose = await indexed('mixed', LOOSE);
     try {
       for (const { repo, db } of [tight, loose]) {
-        // Lines shift in a file that uses others (its derived views move), and a new use comes in another file.
-        const pricing = path.join(repo, 'shop/pricing.py');
-        fs.writeFileSync(pricing, `# moved down\n\n${fs.readFileSync(pricing, 'utf8')}`);
+        const bounds = db === tight.db ? TIGHT : LOOSE;
+        // Lines shift in one file that uses others (its derived views move), and a new use comes in another file.
+        const shift = (file: string) => fs.writeFileSync(path.join(repo, file), `// moved down\n\n${fs.readFileSync(path.join(repo, file), 'utf8')}`.replace(/^\/\//, file.endsWith('.py') ? '#' : '//'));
+        shift('shop/pricing.py');
         writeTree(repo, { 'shop/receipt.py': 'from .cart import Cart\n\n\ndef receipt(cart: Cart):\n    return cart.total()\n' });
-        // The edit's own pass, then a whole pass over stored views, each bounded or not.
-        await indexRepository({ repo, db, workers: 0, resolution: db === tight.db ? TIGHT : LOOSE });
-        resolveStore(db, { full: true, ...(db === tight.db ? TIGHT : LOOSE) });
+        await indexRepository({ repo, db, workers: 0, resolution: bounds });
+        // Then lines shift in every code file: a whole pass matches stored views of rewritten files by their text.
+        for (const file of fs.readdirSync(repo, { recursive: true }) as string[]) if (/\.(py|ts)$/.test(file)) shift(file);
+        expect((await indexRepository({ repo, db, workers: 0, resolution: bounds })).resolution?.mode).toBe('full');
+        resolveStore(db, { full: true, ...bounds });
       }
       expect(everything(tight.db)).toEqual(everything(loose.db));
       expect(checkConsistency(tight.db)).toEqual([]);
