@@ -125,10 +125,11 @@ function derivedSelection(rank: Map<number, number>) {
 }
 
 /**
- * Every stored reference with its file, in batches of `size` by id: the order of a plain scan of the table (a whole
- * pass does not depend on order), read a batch at a time so the caller can write between batches.
+ * Visits every stored reference with its file, `size` at a time by id (the order of a plain scan of the table: a
+ * whole pass does not depend on order), calling `between` after each batch, when the connection is free to write.
+ * Rows are visited as they are read: none outlives its visit, so a batch leaves no garbage to grow the heap.
  */
-function* referenceBatches(db: DB, size: number): Generator<StoredRef[]> {
+function forEachReference(db: DB, size: number, visit: (r: StoredRef) => void, between: () => void): void {
   const files = new Map((db.prepare('SELECT id, path, language FROM files').raw().all() as [number, string, Language][]).map(([id, path, language]) => [id, { path, language }]));
   const page = db
     .prepare(
@@ -137,14 +138,14 @@ function* referenceBatches(db: DB, size: number): Generator<StoredRef[]> {
     )
     .raw();
   type Row = [number, string, number, ResolverReference['kind'], string, string | null, string | null, string | null, number, number | null, string | null];
-  for (let after = -1; ; ) {
-    const rows = page.all(after, size) as Row[];
-    if (!rows.length) return;
-    yield rows.map(([id, sourceId, fileId, kind, name, qualifier, module, alias, line, targetKey, targetId]) => {
+  for (let after = -1, n = size; n === size; between()) {
+    n = 0;
+    for (const [id, sourceId, fileId, kind, name, qualifier, module, alias, line, targetKey, targetId] of page.iterate(after, size) as IterableIterator<Row>) {
       const { path, language } = files.get(fileId)!;
-      return { id, sourceId, path, language, kind, name, qualifier, module, alias, targetId, targetKey, fileId, line };
-    });
-    after = rows.at(-1)![0];
+      visit({ id, sourceId, path, language, kind, name, qualifier, module, alias, targetId, targetKey, fileId, line });
+      after = id;
+      n++;
+    }
   }
 }
 
@@ -321,14 +322,12 @@ function resolvePass(db: DB, forceFull: boolean, { batch, textChars }: Required<
   const want = selection.want;
   if (full) {
     // Every reference, a batch at a time (the selection does not depend on order).
-    for (const refs of referenceBatches(db, batch)) {
-      for (const r of refs) {
-        const target = (r.kind === 'import' ? importTarget.get(r.id) : rf.resolver.resolve(r)) ?? null;
-        settle(r, target);
-        if (target) want(r, target);
-      }
-      writeTargets();
-    }
+    const visit = (r: StoredRef) => {
+      const target = (r.kind === 'import' ? importTarget.get(r.id) : rf.resolver.resolve(r)) ?? null;
+      settle(r, target);
+      if (target) want(r, target);
+    };
+    forEachReference(db, batch, visit, writeTargets);
   } else {
     const seen = new Set<number>();
     const visit = (r: StoredRef) => {

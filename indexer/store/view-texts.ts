@@ -77,7 +77,7 @@ export function viewTexts(db: DB, opts: { maxChars?: number } = {}): (view: Stor
     `SELECT o.id, p.id AS parentId, o.kind, o.start_line AS startLine, o.end_line AS endLine, o.signature, o.docstring
      FROM objects o LEFT JOIN objects p ON p.key = o.parent WHERE o.file_id = ?`,
   );
-  const files = new Map<number, { lines: string[]; chars: number; objects?: FileObjects }>();
+  const files = new Map<number, CachedFile>();
   let kept = 0;
   const file = (fileId: number) => {
     let f = files.get(fileId);
@@ -87,15 +87,14 @@ export function viewTexts(db: DB, opts: { maxChars?: number } = {}): (view: Stor
       files.set(fileId, f);
       return f;
     }
-    const text = (textOf.get(fileId) as string | undefined) ?? '';
-    f = { lines: sourceLines(text).lines, chars: text.length };
+    f = { text: (textOf.get(fileId) as string | undefined) ?? '' };
     for (const [id, old] of files) {
-      if (kept + f.chars <= maxChars) break;
+      if (kept + f.text.length <= maxChars) break;
       files.delete(id);
-      kept -= old.chars;
+      kept -= old.text.length;
     }
     files.set(fileId, f);
-    kept += f.chars;
+    kept += f.text.length;
     return f;
   };
   const objects = (fileId: number): FileObjects => {
@@ -106,8 +105,35 @@ export function viewTexts(db: DB, opts: { maxChars?: number } = {}): (view: Stor
   };
   return (view) => {
     const f = file(view.fileId);
-    if (view.derived) return derivedTextAt(f.lines, view.kind, view.startLine);
+    // A derived view's text is its one line: the line alone, as line 1 (a file's lines are split only for own views).
+    if (view.derived) return derivedTextAt([lineAt(f.text, (f.starts ??= lineStarts(f.text)), view.startLine)], view.kind, 1);
     const object = (f.objects ??= objects(view.fileId)).get(view.objectId);
-    return object ? viewText(view, f.lines, object, object.children) : '';
+    return object ? viewText(view, (f.lines ??= sourceLines(f.text).lines), object, object.children) : '';
   };
+}
+
+/** A file's text as `viewTexts` keeps it: where its lines start (4 bytes a line), its lines split when an own view needs them. */
+interface CachedFile {
+  text: string;
+  starts?: Uint32Array;
+  lines?: string[];
+  objects?: FileObjects;
+}
+
+/** Where each line of `text` starts, as `sourceLines` splits it (a final terminator ends a line, starts none). */
+export function lineStarts(text: string): Uint32Array {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  if (starts.length > 1 && starts.at(-1) === text.length) starts.pop();
+  return Uint32Array.from(starts);
+}
+
+/** Line `n` (1-based) of `text` as `sourceLines` gives it (cut at `\n`, one `\r` before it dropped); '' past the last. */
+export function lineAt(text: string, starts: Uint32Array, n: number): string {
+  if (n < 1 || n > starts.length) return '';
+  const start = starts[n - 1];
+  const nl = text.indexOf('\n', start);
+  let end = nl === -1 ? text.length : nl;
+  if (nl !== -1 && end > start && text.charCodeAt(end - 1) === 13) end--;
+  return text.slice(start, end);
 }
