@@ -8,7 +8,7 @@ import { cacheMaxBytes, cacheStats, extractionCache, setCacheMaxBytes } from './
 import { ftsStatistics, rebuildFts } from './store/fts.ts';
 import { closeStore, openStore, type DB } from './store/open.ts';
 import { storeCounts } from './store/read.ts';
-import { FULL_PASS_SHARE, resolveStore, type ResolutionStats } from './store/resolution.ts';
+import { FULL_PASS_SHARE, resolveStore, type ResolutionBounds, type ResolutionStats } from './store/resolution.ts';
 import { findSnapshot, pruneSnapshots, restoreSnapshot, snapshotBytes, snapshotEntries, takeSnapshot, treeKey, type DiskFile, type SnapshotEntry } from './store/tree-snapshots.ts';
 import { bumpGeneration, fileWriter, getState, setState } from './store/write.ts';
 import { markFullBuild } from './store/full-build.ts';
@@ -35,6 +35,8 @@ export interface IndexOptions {
   shouldStop?: () => boolean;
   /** Sets the extraction cache's bound (bytes; 0 turns it off), kept in the index for later runs. */
   cacheMaxBytes?: number;
+  /** What the resolution pass holds at most (defaults: `REFERENCE_BATCH`, `TEXT_CHARS`); the index is the same whatever they are. */
+  resolution?: ResolutionBounds;
 }
 
 /** Outcomes written per transaction: small enough to lose little on a kill, large enough to be fast. */
@@ -252,7 +254,7 @@ export async function indexRepository(opts: IndexOptions): Promise<IndexSummary>
     let resolution: ResolutionStats | undefined;
     if (getState(db, 'resolution_dirty')) {
       progress({ phase: 'resolve', done: 0, total: 1 });
-      resolution = resolveStore(db);
+      resolution = resolveStore(db, opts.resolution);
     }
     phases.resolve = (performance.now() - mark) / 1000;
     // A whole-repository run that got here has indexed every file: from now on the index is complete.

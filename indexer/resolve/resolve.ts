@@ -79,6 +79,9 @@ export function createResolver(objects: ResolverObject[], roots?: ModuleRoots): 
   return resolver;
 }
 
+/** Names looked up per file (the file and name strings the resolver holds, no key string per pair). */
+type FileNames = Map<string, Set<string>>;
+
 /** What a file's imports bound and which files its wildcard imports re-export, saved around a query. */
 export interface SavedBindings {
   bindings: Map<string, Binding> | undefined;
@@ -114,14 +117,15 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
   const byId = new Map<string, ResolverObject>();
   const members = new Map<string, Map<string, string>>();
   const moduleOf = new Map<string, string>();
-  const byName = new Map<string, Set<string>>();
+  /** Objects by name: the id itself when one object has the name (most names), else the set of them. */
+  const byName = new Map<string, string | Set<string>>();
   let modules: ModuleIndex = buildModuleIndex([], roots);
   let folderFiles = new Map<string, string[]>();
   let filesChanged = false;
   let stale = true;
-  /** `${file}\0${name}` pairs the running import passes look up (null outside them), and those of the last passes. */
-  let reads: Set<string> | null = null;
-  let lastReads = new Set<string>();
+  /** (file, name) pairs the running import passes look up (null outside them), and those of the last passes. */
+  let reads: FileNames | null = null;
+  let lastReads: FileNames = new Map();
 
   // The module index is a function of the set of module files: rebuilt only when that set changed.
   const refreshFiles = () => {
@@ -154,9 +158,10 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
         if (!m.has(o.name)) m.set(o.name, o.id);
       }
       if (o.kind !== 'module' && o.kind !== 'file') {
-        const set = byName.get(o.name);
-        if (set) set.add(o.id);
-        else byName.set(o.name, new Set([o.id]));
+        const held = byName.get(o.name);
+        if (held === undefined) byName.set(o.name, o.id);
+        else if (typeof held !== 'string') held.add(o.id);
+        else if (held !== o.id) byName.set(o.name, new Set([held, o.id]));
       }
     }
   };
@@ -166,8 +171,12 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
       if (!o) continue;
       byId.delete(id);
       members.delete(id);
-      const set = byName.get(o.name);
-      if (set?.delete(id) && !set.size) byName.delete(o.name);
+      const held = byName.get(o.name);
+      if (held === id) byName.delete(o.name);
+      else if (typeof held !== 'string' && held?.delete(id) && held.size <= 1) {
+        if (held.size) byName.set(o.name, held.values().next().value!);
+        else byName.delete(o.name);
+      }
     }
     if (moduleOf.delete(file)) filesChanged = true;
   };
@@ -187,19 +196,23 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
       if (moduleOf.get(file) !== b.mod) stale = true;
       const after = exportsOf(file);
       for (const [names, other] of [[b.exports, after], [after, b.exports]] as const) {
-        for (const [name, id] of names ?? []) if (other?.get(name) !== id && lastReads.has(`${file}\0${name}`)) stale = true;
+        for (const [name, id] of names ?? []) if (other?.get(name) !== id && lastReads.get(file)?.has(name)) stale = true;
       }
     }
   };
 
   const topLevel = (file: string, name: string): string | undefined => {
-    reads?.add(`${file}\0${name}`);
+    if (reads) {
+      const names = reads.get(file);
+      if (names) names.add(name);
+      else reads.set(file, new Set([name]));
+    }
     return exportsOf(file)?.get(name);
   };
   /** The one object of the repository with this name, if only one has it. */
   const unique = (name: string): string | undefined => {
-    const set = byName.get(name);
-    return set?.size === 1 ? set.values().next().value : undefined;
+    const held = byName.get(name);
+    return typeof held === 'string' ? held : undefined;
   };
   const inFiles = (fs: string[], name: string): string | undefined => {
     for (const f of fs) {
@@ -306,7 +319,7 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
   function* bindAll(imports: () => Iterable<ResolverReference>, every = Infinity, onTarget?: (r: ResolverReference, target: string | undefined) => void): Generator<void> {
     bindings.clear();
     wildcards.clear();
-    reads = new Set();
+    reads = new Map();
     let n = 0;
     // Imports twice: the first pass records what every file binds, so re-exports resolve whatever the order.
     for (let pass = 0; pass < 2; pass++) {

@@ -17,11 +17,13 @@ export interface ResolverFiles {
   files: string[];
   /** Import references per file, in line order: the resolver's passes read them in path order. */
   imports: Map<string, ResolverReference[]>;
+  /** One copy of each name, kind and module string the resolver holds (`shared`). */
+  strings: Map<string, string>;
 }
 
 /** An empty resolver, with where the repository says its modules live (PSR-4 roots) when known. */
 export function emptyResolverFiles(roots?: ModuleRoots): ResolverFiles {
-  return { resolver: createIncrementalResolver(roots), byFile: new Map(), files: [], imports: new Map() };
+  return { resolver: createIncrementalResolver(roots), byFile: new Map(), files: [], imports: new Map(), strings: new Map() };
 }
 
 /**
@@ -42,17 +44,37 @@ export function replaceResolverFiles<O extends ResolverObject>(
     old.set(path, rf.byFile.get(path) ?? []);
     rf.byFile.delete(path);
   }
+  /** A file's object ids: its objects' parents and its imports' sources share them. */
+  const ids = new Map<string, string>();
   for (const path of changed) {
     const rows = objectsOf(path);
-    // Every row read from SQLite brings its own copy of the path: the objects of a file share one (at 1 GB, ~2M objects).
-    for (const o of rows) o.path = path;
+    ids.clear();
+    for (const o of rows) ids.set(o.id, o.id);
+    // Every row read from SQLite brings its own copy of each string: the objects of a file share one path, the
+    // parent's id, and one copy of a name or kind the repository repeats (at 1 GB, ~2M objects).
+    for (const o of rows) {
+      o.path = path;
+      if (o.parentId !== null) o.parentId = ids.get(o.parentId) ?? o.parentId;
+      o.kind = shared(rf, o.kind);
+      o.name = shared(rf, o.name);
+    }
     if (rows.length) rf.byFile.set(path, rows.map((o) => o.id));
     added.push(...rows);
   }
   rf.resolver.replaceFiles(old, added);
   for (const path of changed) {
     const refs = importsOf(path);
-    for (const r of refs) r.path = path;
+    const own = rf.byFile.get(path);
+    ids.clear();
+    for (const id of own ?? []) ids.set(id, id);
+    for (const r of refs) {
+      r.path = path;
+      r.sourceId = ids.get(r.sourceId) ?? r.sourceId;
+      r.kind = shared(rf, r.kind);
+      r.language = shared(rf, r.language);
+      r.name = shared(rf, r.name);
+      if (r.module !== null) r.module = shared(rf, r.module);
+    }
     if (!sameImports(rf.imports.get(path) ?? [], refs)) rf.resolver.invalidate();
     if (refs.length) rf.imports.set(path, refs);
     else rf.imports.delete(path);
@@ -69,6 +91,14 @@ export function bindImports(rf: ResolverFiles, every?: number, onTarget?: (r: Re
   return rf.resolver.bind(function* () {
     for (const file of rf.files) yield* rf.imports.get(file) ?? [];
   }, every, onTarget);
+}
+
+/** The one copy of `s` the resolver keeps (equal strings, one allocation: names and modules repeat across files). */
+function shared<T extends string>(rf: ResolverFiles, s: T): T {
+  const held = rf.strings.get(s);
+  if (held !== undefined) return held as T;
+  rf.strings.set(s, s);
+  return s;
 }
 
 /** The same imports in the same order, as far as resolving them goes (ids and lines aside). */

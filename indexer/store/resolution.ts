@@ -32,25 +32,55 @@ interface DerivedRow {
   fileId: number;
   kind: ViewKind;
   line: number;
+  /** Matched by a stored view: nothing to write for it. */
+  stored: boolean;
 }
 
 /** `targetId` is the public id of the target, `targetKey` the key the row holds (a target that went leaves a key no object has). */
 type StoredRef = ResolverReference & { targetId: string | null; targetKey: number | null; fileId: number; line: number };
 
-/** Identifies a derived view by its object, the file it lives in, its kind and its line (or its text). */
-const derivedKey = (objectId: string, fileId: number, kind: string, at: number | string) => `${objectId}\0${fileId}\0${kind}\0${at}`;
+/** Identifies a derived view by its object, the file it lives in, its kind and its text. */
+const derivedKey = (objectId: string, fileId: number, kind: string, text: string) => `${objectId}\0${fileId}\0${kind}\0${text}`;
+
+/**
+ * References a whole pass reads per batch, writing the batch's target changes before the next: the pass holds one
+ * batch of references and changes, never the repository's.
+ */
+export const REFERENCE_BATCH = 16_384;
+/** Characters of file text a pass keeps to rebuild derived views' texts (files are visited in order: a few at a time). */
+export const TEXT_CHARS = 8 * 1024 * 1024;
+
+/** What a pass holds at most: references per batch, characters of file text. Neither changes what it writes. */
+export interface ResolutionBounds {
+  batch?: number;
+  textChars?: number;
+}
+
+/** The indexes of `rows` grouped by the file their text is in, each file's in their order. */
+const inFileOrder = (rows: readonly { fileId: number }[]): Uint32Array =>
+  Uint32Array.from(rows.keys()).sort((a, b) => rows[a].fileId - rows[b].fileId || a - b);
 
 /** Each file's place in path order (SQLite's, so the byte order of the paths). */
 function fileRanks(db: DB): Map<number, number> {
   return new Map((db.prepare('SELECT id FROM files ORDER BY path').pluck().all() as number[]).map((id, i) => [id, i]));
 }
 
+/** The selected derived views of one (object, view kind), in use order; `rows` of every list in the order lists began. */
+interface Selected {
+  /** Marks the selected view equal to a stored one as stored; false when none is selected. */
+  match(objectId: string, fileId: number, kind: ViewKind, line: number): boolean;
+  /** Every selected view, lists in the order they began, each list in path and line order. */
+  rows(): DerivedRow[];
+}
+
 /**
  * Rule (derived views): each (object, view kind) keeps its first DERIVED_PER_KIND distinct uses by path and line.
- * Uses may come in any order: each kind's list is kept sorted and bounded as they arrive.
+ * Uses may come in any order: each kind's list is kept sorted and bounded as they arrive. Lists are found by object,
+ * then kind (no key string per list), and kept in the order they began, which is the order views are inserted in.
  */
 function derivedSelection(rank: Map<number, number>) {
-  let lists = new Map<string, DerivedRow[]>();
+  let byObject = new Map<string, Partial<Record<ViewKind, DerivedRow[]>>>();
+  let lists: DerivedRow[][] = [];
   const testPath = new Map<string, boolean>();
   const before = (a: DerivedRow, b: DerivedRow) => {
     const ra = rank.get(a.fileId)!;
@@ -62,38 +92,60 @@ function derivedSelection(rank: Map<number, number>) {
       let test = testPath.get(r.path);
       if (test === undefined) testPath.set(r.path, (test = isTestPath(r.path)));
       const kind: ViewKind = r.kind === 'import' ? 'import' : test ? 'testref' : 'callsite';
-      const row: DerivedRow = { objectId: target, fileId: r.fileId, kind, line: r.line };
-      const key = `${target}\0${kind}`;
-      const list = lists.get(key);
-      if (!list) return void lists.set(key, [row]);
+      const row: DerivedRow = { objectId: target, fileId: r.fileId, kind, line: r.line, stored: false };
+      let kinds = byObject.get(target);
+      if (!kinds) byObject.set(target, (kinds = {}));
+      const list = kinds[kind];
+      if (!list) {
+        lists.push((kinds[kind] = [row]));
+        return;
+      }
       let i = list.length;
       while (i > 0 && before(row, list[i - 1])) i--;
       if (i >= DERIVED_PER_KIND || (i > 0 && list[i - 1].fileId === row.fileId && list[i - 1].line === row.line)) return;
       list.splice(i, 0, row);
       if (list.length > DERIVED_PER_KIND) list.pop();
     },
-    /** The views selected so far, by `derivedKey`; the selection starts again empty. */
-    take(): Map<string, DerivedRow> {
-      const out = new Map<string, DerivedRow>();
-      for (const list of lists.values()) for (const w of list) out.set(derivedKey(w.objectId, w.fileId, w.kind, w.line), w);
-      lists = new Map();
-      return out;
+    /** The views selected so far; the selection starts again empty. */
+    take(): Selected {
+      const held = byObject;
+      const taken = lists;
+      byObject = new Map();
+      lists = [];
+      return {
+        match(objectId, fileId, kind, line) {
+          const w = held.get(objectId)?.[kind]?.find((x) => x.fileId === fileId && x.line === line && !x.stored);
+          if (w) w.stored = true;
+          return w !== undefined;
+        },
+        rows: () => taken.flat(),
+      };
     },
   };
 }
 
-/** Every stored reference with its file, read without joins or sorting (a whole pass does not depend on order). */
-function* allReferences(db: DB): Generator<StoredRef> {
+/**
+ * Visits every stored reference with its file, `size` at a time by id (the order of a plain scan of the table: a
+ * whole pass does not depend on order), calling `between` after each batch, when the connection is free to write.
+ * Rows are visited as they are read: none outlives its visit, so a batch leaves no garbage to grow the heap.
+ */
+function forEachReference(db: DB, size: number, visit: (r: StoredRef) => void, between: () => void): void {
   const files = new Map((db.prepare('SELECT id, path, language FROM files').raw().all() as [number, string, Language][]).map(([id, path, language]) => [id, { path, language }]));
-  const objects = new Map((db.prepare('SELECT key, id, file_id FROM objects').raw().all() as [number, string, number][]).map(([key, id, fileId]) => [key, { id, fileId }]));
-  const rows = db.prepare('SELECT id, source, kind, name, qualifier, module, alias, line, target FROM refs').raw().iterate() as IterableIterator<
-    [number, number, ResolverReference['kind'], string, string | null, string | null, string | null, number, number | null]
-  >;
-  for (const [id, source, kind, name, qualifier, module, alias, line, targetKey] of rows) {
-    const { id: sourceId, fileId } = objects.get(source)!;
-    const { path, language } = files.get(fileId)!;
-    const targetId = targetKey === null ? null : (objects.get(targetKey)?.id ?? null);
-    yield { id, sourceId, path, language, kind, name, qualifier, module, alias, targetId, targetKey, fileId, line };
+  const page = db
+    .prepare(
+      `SELECT r.id, o.id, o.file_id, r.kind, r.name, r.qualifier, r.module, r.alias, r.line, r.target, t.id
+       FROM refs r JOIN objects o ON o.key = r.source LEFT JOIN objects t ON t.key = r.target WHERE r.id > ? ORDER BY r.id LIMIT ?`,
+    )
+    .raw();
+  type Row = [number, string, number, ResolverReference['kind'], string, string | null, string | null, string | null, number, number | null, string | null];
+  for (let after = -1, n = size; n === size; between()) {
+    n = 0;
+    for (const [id, sourceId, fileId, kind, name, qualifier, module, alias, line, targetKey, targetId] of page.iterate(after, size) as IterableIterator<Row>) {
+      const { path, language } = files.get(fileId)!;
+      visit({ id, sourceId, path, language, kind, name, qualifier, module, alias, targetId, targetKey, fileId, line });
+      after = id;
+      n++;
+    }
   }
 }
 
@@ -197,9 +249,10 @@ function bindingsDigest(rf: ResolverFiles, path: string): string | null {
  * use with the old rows, and the old and new targets of every reference that moved. The result is the same as a
  * whole pass (`full`), which runs when nothing was recorded or when many files changed.
  */
-export function resolveStore(db: DB, opts: { full?: boolean } = {}): ResolutionStats {
+export function resolveStore(db: DB, opts: { full?: boolean } & ResolutionBounds = {}): ResolutionStats {
   try {
-    return resolvePass(db, opts.full ?? false);
+    // One transaction: a whole pass writes each batch's targets as it goes, and a failure leaves nothing written.
+    return db.transaction(() => resolvePass(db, opts.full ?? false, { batch: opts.batch ?? REFERENCE_BATCH, textChars: opts.textChars ?? TEXT_CHARS }))();
   } catch (err) {
     // Whatever the writer's resolver had taken in is not known to match the store any more.
     writers.delete(db);
@@ -207,7 +260,7 @@ export function resolveStore(db: DB, opts: { full?: boolean } = {}): ResolutionS
   }
 }
 
-function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
+function resolvePass(db: DB, forceFull: boolean, { batch, textChars }: Required<ResolutionBounds>): ResolutionStats {
   const pending = readPending(db);
   const files = db.prepare('SELECT count(*) FROM files').pluck().get() as number;
   const full = forceFull || pending.paths.size === 0 || pending.paths.size > FULL_PASS_SHARE * files || [...pending.paths].some(isComposerJson);
@@ -237,10 +290,20 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
 
   const refColumns = `r.id, o.id AS sourceId, f.path, f.language, r.kind, r.name, r.qualifier, r.module, r.alias, t.id AS targetId, r.target AS targetKey, o.file_id AS fileId, r.line`;
   const refsFrom = `refs r JOIN objects o ON o.key = r.source JOIN files f ON f.id = o.file_id LEFT JOIN objects t ON t.key = r.target`;
+  const setTarget = db.prepare('UPDATE refs SET target = (SELECT key FROM objects WHERE id = ?) WHERE id = ?');
+  /** Target changes not written yet: a whole pass writes them batch by batch. */
   const changes: [number, string | null][] = [];
+  let changedTargets = 0;
+  /** Rows of what queries read (targets, derived views) this pass changed: none leaves the generation as it was. */
+  let written = 0;
+  const writeTargets = () => {
+    for (const [id, target] of changes) written += setTarget.run(target, id).changes;
+    changedTargets += changes.length;
+    changes.length = 0;
+  };
   /** Files whose references now point elsewhere: their reference-graph edges changed. */
   const retargeted = new Set<string>();
-  /** Objects that gained or lost a reference: their derived views are redone. */
+  /** Objects that gained or lost a reference: their derived views are redone (a whole pass redoes every one). */
   const moved = new Set<string>();
   let visited = 0;
   const settle = (r: StoredRef, target: string | null) => {
@@ -248,6 +311,7 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
     if (target === r.targetId && (target !== null || r.targetKey === null)) return;
     changes.push([r.id, target]);
     retargeted.add(r.path);
+    if (full) return;
     if (r.targetId) moved.add(r.targetId);
     if (target) moved.add(target);
   };
@@ -257,12 +321,13 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
   const selection = derivedSelection(rank);
   const want = selection.want;
   if (full) {
-    // Every reference, read without joins or sorting (the selection does not depend on order).
-    for (const r of allReferences(db)) {
+    // Every reference, a batch at a time (the selection does not depend on order).
+    const visit = (r: StoredRef) => {
       const target = (r.kind === 'import' ? importTarget.get(r.id) : rf.resolver.resolve(r)) ?? null;
       settle(r, target);
       if (target) want(r, target);
-    }
+    };
+    forEachReference(db, batch, visit, writeTargets);
   } else {
     const seen = new Set<number>();
     const visit = (r: StoredRef) => {
@@ -289,8 +354,6 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
       for (const r of byName.iterate({ names }) as IterableIterator<StoredRef>) visit(r);
     }
   }
-
-  const setTarget = db.prepare('UPDATE refs SET target = (SELECT key FROM objects WHERE id = ?) WHERE id = ?');
   const setDigest = db.prepare('UPDATE files SET bindings = ? WHERE path = ?');
   const objectOf = db.prepare(
     'SELECT o.name, o.qualified_name AS qualifiedName, o.kind, f.path FROM objects o JOIN files f ON f.id = o.file_id WHERE o.id = ?',
@@ -300,7 +363,7 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
     'INSERT INTO views (object, file_id, kind, derived, start_line, end_line) VALUES ((SELECT key FROM objects WHERE id = ?), ?, ?, 1, ?, ?)',
   );
   const fts = ftsRows(db);
-  const texts = viewTexts(db);
+  const texts = viewTexts(db, { maxChars: textChars });
   const derivedText = (v: { objectId: string; fileId: number; kind: ViewKind; line: number }) =>
     texts({ objectId: v.objectId, fileId: v.fileId, kind: v.kind, derived: 1, startLine: v.line, endLine: v.line });
   type ExistingView = { id: number; objectId: string; fileId: number; kind: ViewKind; line: number };
@@ -310,8 +373,6 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
   /** Files written since the last pass: the lines of their uses may have moved. */
   const fileIdOf = db.prepare('SELECT id FROM files WHERE path = ?').pluck();
   const rewritten = new Set([...pending.paths].map((p) => fileIdOf.get(p) as number | undefined).filter((id) => id !== undefined));
-  /** Rows of what queries read (targets, derived views) this pass changed: none leaves the generation as it was. */
-  let written = 0;
   const drop = (v: ExistingView) => {
     written++;
     fts.delete(v.id, { kind: v.kind, text: derivedText(v) }, objectOf.get(v.objectId) as FtsObject);
@@ -324,46 +385,56 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
    * line takes the place of a selected one on a line of the same text (only its line numbers are updated): a
    * full-text row depends on the text alone, so a switch that shifts lines costs no full-text work for uses that stayed.
    */
-  const reconcile = (existing: Iterable<ExistingView>) => {
+  const reconcile = (existing: ExistingView[]) => {
     const wanted = selection.take();
     const left: ExistingView[] = [];
-    for (const v of existing) {
-      if (wanted.delete(derivedKey(v.objectId, v.fileId, v.kind, v.line))) continue;
+    // In file order (stable: views of one file keep theirs), so texts are rebuilt from a few files at a time.
+    for (const i of inFileOrder(existing)) {
+      const v = existing[i];
+      if (wanted.match(v.objectId, v.fileId, v.kind, v.line)) continue;
       if (rewritten.has(v.fileId)) left.push(v);
       else drop(v);
     }
-    const textOf = new Map<string, string>();
+    const rows = wanted.rows().filter((w) => !w.stored);
     if (left.length) {
-      const byText = new Map<string, string[]>();
-      for (const [key, w] of wanted) {
+      // Rows of one text listed in selection order (a file's rows keep their order in `inFileOrder`).
+      const byText = new Map<string, DerivedRow[]>();
+      for (const i of inFileOrder(rows)) {
+        const w = rows[i];
         if (!rewritten.has(w.fileId)) continue;
         const text = derivedText(w);
-        textOf.set(key, text);
         if (!text) continue;
         const tk = derivedKey(w.objectId, w.fileId, w.kind, text);
-        (byText.get(tk) ?? byText.set(tk, []).get(tk)!).push(key);
+        (byText.get(tk) ?? byText.set(tk, []).get(tk)!).push(w);
       }
       for (const v of left) {
-        const key = byText.get(derivedKey(v.objectId, v.fileId, v.kind, derivedText(v)))?.shift();
-        if (key === undefined) drop(v);
+        const w = byText.get(derivedKey(v.objectId, v.fileId, v.kind, derivedText(v)))?.shift();
+        if (w === undefined) drop(v);
         else {
-          const w = wanted.get(key)!;
           if (w.line !== v.line) written += moveView.run(w.line, w.line, v.id).changes;
-          wanted.delete(key);
+          w.stored = true;
         }
       }
     }
-    for (const [key, w] of wanted) {
-      const text = textOf.get(key) ?? derivedText(w);
-      if (!text) continue;
-      const id = insView.run(w.objectId, w.fileId, w.kind, w.line, w.line).lastInsertRowid;
+    // Views are inserted in selection order (their ids as ever); their texts, read file by file, decide which are
+    // inserted (a blank line has none) and make their full-text rows: two passes in file order, one in selection order.
+    const insert = rows.filter((w) => !w.stored);
+    const hasText = new Uint8Array(insert.length);
+    const order = inFileOrder(insert);
+    for (const i of order) hasText[i] = derivedText(insert[i]) ? 1 : 0;
+    const rowids = new Float64Array(insert.length);
+    insert.forEach((w, i) => {
+      if (!hasText[i]) return;
+      rowids[i] = Number(insView.run(w.objectId, w.fileId, w.kind, w.line, w.line).lastInsertRowid);
       written++;
-      fts.insert(id, { kind: w.kind, text }, objectOf.get(w.objectId) as FtsObject);
+    });
+    for (const i of order) {
+      if (hasText[i]) fts.insert(rowids[i], { kind: insert[i].kind, text: derivedText(insert[i]) }, objectOf.get(insert[i].objectId) as FtsObject);
     }
   };
 
-  db.transaction(() => {
-    for (const [id, target] of changes) written += setTarget.run(target, id).changes;
+  {
+    writeTargets();
     for (const d of newDigests) setDigest.run(...d);
     if (full) {
       reconcile(db.prepare(`SELECT ${existingColumns} FROM ${derivedFrom} WHERE v.derived = 1`).all() as ExistingView[]);
@@ -384,7 +455,7 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
     setState(db, 'resolution_dirty', null);
     // A pass that changed nothing queries read keeps the generation: answers kept at it stay valid (kept-answers.ts).
     if (written > 0) bumpGeneration(db, retargeted);
-  })();
+  }
   // The pass's own commit changed no file the resolver reads.
   w.generation = getGeneration(db);
   const count = (sql: string) => db.prepare(sql).pluck().get() as number;
@@ -392,7 +463,7 @@ function resolvePass(db: DB, forceFull: boolean): ResolutionStats {
     references: count('SELECT count(*) FROM refs'),
     resolved: count('SELECT count(*) FROM refs WHERE target IS NOT NULL'),
     derivedViews: count('SELECT count(*) FROM views WHERE derived = 1'),
-    changedTargets: changes.length,
+    changedTargets,
     mode: full ? 'full' : 'changes',
     visited,
   };

@@ -65,19 +65,36 @@ type FileObjects = Map<string, ViewTextObject & { children: [number, number][] }
  * each lives in: an own view from its object too, a derived view (call site, import, test reference) from its one
  * line. A view's file never changes while the view exists, and a file's rewrite keeps a derived view living in it
  * only on a line of the same text (write.ts), so this is always the text its full-text row was inserted with. Each file's text, and its
- * objects for own views, are read once, on the first view that needs them.
+ * objects for own views, are read on the first view that needs them and kept while the files kept hold at most
+ * `maxChars` characters (the least recently used go first): a pass over the whole repository that asks file by file
+ * holds a few files, not the repository's text.
  */
-export function viewTexts(db: DB): (view: StoredView) => string {
+export function viewTexts(db: DB, opts: { maxChars?: number } = {}): (view: StoredView) => string {
+  const maxChars = opts.maxChars ?? Infinity;
   const textOf = prepared(db, 'SELECT text FROM file_texts WHERE file_id = ?', 'pluck');
   const objectsOf = prepared(
     db,
     `SELECT o.id, p.id AS parentId, o.kind, o.start_line AS startLine, o.end_line AS endLine, o.signature, o.docstring
      FROM objects o LEFT JOIN objects p ON p.key = o.parent WHERE o.file_id = ?`,
   );
-  const files = new Map<number, { lines: string[]; objects?: FileObjects }>();
+  const files = new Map<number, CachedFile>();
+  let kept = 0;
   const file = (fileId: number) => {
     let f = files.get(fileId);
-    if (!f) files.set(fileId, (f = { lines: sourceLines((textOf.get(fileId) as string | undefined) ?? '').lines }));
+    if (f) {
+      // Most recently used last: Map keeps insertion order.
+      files.delete(fileId);
+      files.set(fileId, f);
+      return f;
+    }
+    f = { text: (textOf.get(fileId) as string | undefined) ?? '' };
+    for (const [id, old] of files) {
+      if (kept + f.text.length <= maxChars) break;
+      files.delete(id);
+      kept -= old.text.length;
+    }
+    files.set(fileId, f);
+    kept += f.text.length;
     return f;
   };
   const objects = (fileId: number): FileObjects => {
@@ -88,8 +105,35 @@ export function viewTexts(db: DB): (view: StoredView) => string {
   };
   return (view) => {
     const f = file(view.fileId);
-    if (view.derived) return derivedTextAt(f.lines, view.kind, view.startLine);
+    // A derived view's text is its one line: the line alone, as line 1 (a file's lines are split only for own views).
+    if (view.derived) return derivedTextAt([lineAt(f.text, (f.starts ??= lineStarts(f.text)), view.startLine)], view.kind, 1);
     const object = (f.objects ??= objects(view.fileId)).get(view.objectId);
-    return object ? viewText(view, f.lines, object, object.children) : '';
+    return object ? viewText(view, (f.lines ??= sourceLines(f.text).lines), object, object.children) : '';
   };
+}
+
+/** A file's text as `viewTexts` keeps it: where its lines start (4 bytes a line), its lines split when an own view needs them. */
+interface CachedFile {
+  text: string;
+  starts?: Uint32Array;
+  lines?: string[];
+  objects?: FileObjects;
+}
+
+/** Where each line of `text` starts, as `sourceLines` splits it (a final terminator ends a line, starts none). */
+export function lineStarts(text: string): Uint32Array {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  if (starts.length > 1 && starts.at(-1) === text.length) starts.pop();
+  return Uint32Array.from(starts);
+}
+
+/** Line `n` (1-based) of `text` as `sourceLines` gives it (cut at `\n`, one `\r` before it dropped); '' past the last. */
+export function lineAt(text: string, starts: Uint32Array, n: number): string {
+  if (n < 1 || n > starts.length) return '';
+  const start = starts[n - 1];
+  const nl = text.indexOf('\n', start);
+  let end = nl === -1 ? text.length : nl;
+  if (nl !== -1 && end > start && text.charCodeAt(end - 1) === 13) end--;
+  return text.slice(start, end);
 }

@@ -5,6 +5,8 @@ import { objectId } from '../../indexer/store/write.ts';
 import { fiberObjects, indexedFiles, objectViews } from '../../indexer/store/read.ts';
 import type { DB } from '../../indexer/store/open.ts';
 import { copyFixture, indexInPlace } from '../helpers/repo.ts';
+import { sourceLines } from '../../indexer/extract/source.ts';
+import { lineAt, lineStarts } from '../../indexer/store/view-texts.ts';
 
 const opened: { repo: string; db: DB }[] = [];
 afterAll(() => opened.splice(0).forEach(({ repo, db }) => (db.close(), fs.rmSync(repo, { recursive: true, force: true }))));
@@ -37,4 +39,19 @@ describe('views as line ranges', () => {
       expect(compared).toBeGreaterThan(5);
     });
   }
+});
+
+describe('a line read alone', () => {
+  it('is the line sourceLines splits, for every line of texts of \\n, \\r\\n and lone \\r endings', () => {
+    const pieces = ['a', 'bc', ' x = f(y)  ', '', '\r', '\n', '\r\n', '\n\n', '\r\r\n', 'é'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) % pieces.length;
+    const texts = ['', '\n', '\r\n', 'a', 'a\n', 'a\r\n', 'a\r', '\n\na', ...Array.from({ length: 300 }, () => Array.from({ length: next() + next() }, () => pieces[next()]).join(''))];
+    for (const text of texts) {
+      const { lines } = sourceLines(text);
+      const starts = lineStarts(text);
+      expect(starts.length).toBe(lines.length);
+      for (let n = 0; n <= lines.length + 1; n++) expect(lineAt(text, starts, n)).toBe(lines[n - 1] ?? '');
+    }
+  });
 });
