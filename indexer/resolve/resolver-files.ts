@@ -93,10 +93,17 @@ export function bindImports(rf: ResolverFiles, every?: number, onTarget?: (r: Re
   }, every, onTarget);
 }
 
+/**
+ * Distinct strings kept for sharing before the table starts over: a daemon's edits bring new names for ever, and
+ * sharing only saves copies (a string dropped from the table stays valid where it is held).
+ */
+const SHARED_STRINGS = 1 << 21;
+
 /** The one copy of `s` the resolver keeps (equal strings, one allocation: names and modules repeat across files). */
 function shared<T extends string>(rf: ResolverFiles, s: T): T {
   const held = rf.strings.get(s);
   if (held !== undefined) return held as T;
+  if (rf.strings.size >= SHARED_STRINGS) rf.strings.clear();
   rf.strings.set(s, s);
   return s;
 }
