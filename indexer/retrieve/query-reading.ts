@@ -119,19 +119,6 @@ export function withoutProse(text: string, language: string): string {
   return text.replace(HASH_COMMENTS.has(language) ? PROSE.hash : PROSE.slash, (m) => m.replace(/[^\n]+/g, ' '));
 }
 
-/** Python `def` / `async def` and JS/TS `function` / `function*` openings, at a line's start. */
-const DEFINITION = /^[ \t]*(?:export[ \t]+)?(?:async[ \t]+)?(?:def|function\*?)[ \t]+([A-Za-z_$][\w$]*)/gm;
-
-/**
- * The name of the last function definition a piece of code opens, or null.
- * @example lastDefinition('def helper():\n    pass\n\ndef test_area(self):\n    s = Square(2)') // 'test_area'
- */
-export function lastDefinition(code: string): string | null {
-  let last: string | null = null;
-  for (const m of code.matchAll(DEFINITION)) last = m[1];
-  return last;
-}
-
 let loaded: Promise<Map<CodeLanguage, LoadedLanguage>> | undefined;
 let ready: Map<CodeLanguage, LoadedLanguage> | undefined;
 /** Grammars a query waits for: the languages `guessLanguage` names, and TSX and JavaScript. */
@@ -211,9 +198,6 @@ function readNow(text: string, grammars: Map<CodeLanguage, LoadedLanguage>, path
       for (const p of splitIdentifier(id)) if (p.length > 2) recentParts.set(p, Math.max(recentParts.get(p) ?? 0, weight));
     }
   });
-  // The definition the query's lines are inside (the last one they open) says what the code at the cursor is about
-  // (`def test_shortest_path` tests shortest_path) as much as the last line does: its name's parts weigh in full.
-  for (const p of splitIdentifier(lastDefinition(body) ?? '')) if (p.length > 2) recentParts.set(p, 1);
   return {
     language,
     imports,

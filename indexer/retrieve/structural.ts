@@ -15,16 +15,13 @@ import { firstUses, loadQueryLanguages, readQuery, type QueryReading } from './q
 import { fileText } from '../store/read.ts';
 import type { Retriever } from './retriever.ts';
 import { structureOf } from './structure-cache.ts';
-import type { Structure, StructureObject } from './structure.ts';
+import type { Structure } from './structure.ts';
 
 /** Seed weights: how strongly each kind of evidence in the query points at an object. */
 const WEIGHT = {
   importedUnused: 3, // imported and not yet used: what the next lines are about to use
   pendingPrior: 0.1, // at most this on top, by which pending import comes next (pending-prior.ts)
   imported: 2,
-  // what the method at the cursor overrides: the code being written is its override, so it ranks above any one pending
-  // import (whose share of the next lines falls with their number)
-  overridden: 4,
   frame: 2.5,
   called: 1.5,
   path: 1,
@@ -124,12 +121,6 @@ export function createStructuralRetriever(db: DB, grammars: Map<CodeLanguage, Lo
       const s = structureOf(db);
       const reading = readQuery(query, grammars, opts.path);
       const seeds = seedObjects(s, reading, opts.path, inheritedMember, (c, m) => memberOf.get(c, m) as string | undefined, usesOf, writtenBefore());
-      // The method the cursor is in overrides what its class's bases define under its name: code written there calls
-      // it (`super().m(`, `Base.m(self,`) and keeps its contract.
-      for (const over of overriddenAt(s, own, opts.line, (id) => basesOf.all(id) as string[], inheritedMember)) {
-        const had = seeds.get(over.id);
-        if (!had || had.score < WEIGHT.overridden) seeds.set(over.id, { score: WEIGHT.overridden, reason: `overridden by ${over.method}, the method at the cursor` });
-      }
       const ranked: ({ id: string } & Seed)[] = [...seeds.entries()].map(([id, seed]) => ({ id, ...seed }));
       // A code query (the lines at a cursor) is about to use what it names: those objects render as their heads.
       const code = reading.language !== null;
@@ -197,35 +188,6 @@ function nameAffinity(name: string, recentParts: ReadonlyMap<string, number>): n
   let hit = 0;
   for (const p of parts) hit += recentParts.get(p) ?? 0;
   return hit / parts.length;
-}
-
-/**
- * What the method at a cursor overrides (method overriding): the innermost method of a class spanning the line, looked
- * up by its name in each of the class's direct bases and what they inherit (`member`), one member per base (a class of
- * two bases may call both); none outside a method of a class.
- */
-export function overriddenAt(
-  s: Pick<Structure, 'objects' | 'byFile'>,
-  path: string | null,
-  line: number | undefined,
-  basesOf: (classId: string) => readonly string[],
-  member: (classId: string, name: string) => string | undefined,
-): { id: string; method: string }[] {
-  if (!path || !line) return [];
-  let inner: StructureObject | undefined;
-  for (const id of s.byFile.get(path) ?? []) {
-    const o = s.objects.get(id)!;
-    if (o.startLine >= line || line > o.endLine || !o.parentId) continue;
-    if (!inner || o.startLine > inner.startLine) inner = o;
-  }
-  const cls = inner?.parentId ? s.objects.get(inner.parentId) : undefined;
-  if (!inner || !cls || !TYPE_KINDS.has(cls.kind as ObjectKind)) return [];
-  const out = new Map<string, { id: string; method: string }>();
-  for (const base of basesOf(cls.id)) {
-    const id = member(base, inner.name);
-    if (id && id !== inner.id) out.set(id, { id, method: `${cls.name}.${inner.name}` });
-  }
-  return [...out.values()];
 }
 
 /** A receiver of the query: how it is bound, and the local name the query calls its members through. */

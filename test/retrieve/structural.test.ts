@@ -2,12 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildContext } from '../../allocator/context.ts';
-import { splitIdentifier } from '../../indexer/identifiers.ts';
 import { indexRepository } from '../../indexer/index-repository.ts';
 import { bm25Retriever } from '../../indexer/retrieve/bm25.ts';
 import { parseFrames } from '../../indexer/retrieve/frames.ts';
 import { buildGraph, personalizedPageRank } from '../../indexer/retrieve/graph.ts';
-import { lastDefinition, loadQueryLanguages, readQuery } from '../../indexer/retrieve/query-reading.ts';
+import { loadQueryLanguages, readQuery } from '../../indexer/retrieve/query-reading.ts';
 import type { LoadedLanguage } from '../../indexer/languages/registry.ts';
 import type { CodeLanguage } from '../../indexer/types.ts';
 import type { Retriever } from '../../indexer/retrieve/retriever.ts';
@@ -65,27 +64,6 @@ describe('query reading', () => {
     expect(ts.language).toBe('typescript');
     expect(ts.imports[0]).toMatchObject({ module: './format', name: 'formatPrice', alias: 'fp' });
     expect(readQuery('why does the cart total ignore discounts?', g).language).toBeNull();
-  });
-
-  it.each([
-    ['python', 'def helper():\n    pass\n\nclass T:\n    def test_shortest_path(self):\n        g = make()\n        for n in g:\n            total = 1\n', 'test_shortest_path'],
-    ['python async', 'async def fetch_rows(db):\n    q = 1\n    r = 2\n    s = 3\n', 'fetch_rows'],
-    ['typescript', 'export function renderButton(label: string) {\n  const a = 1;\n  const b = 2;\n  const c = 3;\n', 'renderButton'],
-    ['javascript generator', 'function* walkTree(node) {\n  let a = 1;\n  let b = 2;\n  let c = 3;\n', 'walkTree'],
-  ])('the definition the lines are inside weighs as much as the last line (%s)', async (_lang, text, name) => {
-    expect(lastDefinition(text)).toBe(name);
-    const r = readQuery(text, await loadQueryLanguages());
-    for (const p of splitIdentifier(name).filter((x) => x.length > 2)) expect(r.recentParts.get(p)).toBe(1);
-    // Other lines keep their weight by closeness to the end.
-    expect(Math.min(...r.recentParts.values())).toBeLessThan(1);
-  });
-
-  it('no definition, no lift: parts weigh by the last line they are on', async () => {
-    expect(lastDefinition('x = compute_total(a)\ny = 2\n')).toBeNull();
-    // `define` and `undef` are no definitions; a definition not at a line's start is not read either.
-    expect(lastDefinition('undef x\ndefine(y)\nz = "def inner(): pass"\n')).toBeNull();
-    const r = readQuery('x = compute_total(a)\ny = 2\nz = 3\n', await loadQueryLanguages());
-    expect(r.recentParts.get('compute')).toBeLessThan(1);
   });
 
   it('reads a query once per text and path, and reads it again once the grammar it lacked has loaded', async () => {
