@@ -4,6 +4,7 @@
  * indexed. A use from test code is marked `test`: that is how tests reference
  * what they test.
  */
+import { lineAt, lineStarts } from '../extract/source.ts';
 import { isTestPath } from '../paths.ts';
 import type { ObjectKind, ReferenceFilter, ReferenceKind } from '../types.ts';
 import { prepared, type DB } from './open.ts';
@@ -47,18 +48,6 @@ interface Row {
   endLine: number;
 }
 
-/** Line `n` (1-based) of a text, found without splitting the whole text. */
-export function lineOf(text: string, n: number): string {
-  let start = 0;
-  for (let i = 1; i < n; i++) {
-    const next = text.indexOf('\n', start);
-    if (next < 0) return '';
-    start = next + 1;
-  }
-  const end = text.indexOf('\n', start);
-  return text.slice(start, end < 0 ? text.length : end).replace(/\r$/, '');
-}
-
 /**
  * The references resolved to any of `targets`: uses from code before uses from tests, then by path and line.
  * @example referencesTo(db, ['f9b695053d321eb7'], { limit: 50 })
@@ -78,14 +67,18 @@ export function referencesTo(db: DB, targets: readonly string[], opts: { kinds?:
   const kept = wanted ? rows.filter((r) => (r.test ? wanted.has('test') || wanted.has(r.kind) : wanted.has(r.kind))) : rows;
   kept.sort((a, b) => Number(a.test) - Number(b.test) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line || (a.targetId < b.targetId ? -1 : 1));
   const page = kept.slice(0, opts.limit);
-  const texts = new Map<string, string | null>();
+  // Each file's text and line starts, read once for its references.
+  const texts = new Map<string, { text: string; starts: Uint32Array } | null>();
   const references = page.map((r): ReferenceSite => {
-    if (!texts.has(r.path)) texts.set(r.path, fileText(db, r.path));
-    const text = texts.get(r.path);
+    if (!texts.has(r.path)) {
+      const text = fileText(db, r.path);
+      texts.set(r.path, text == null ? null : { text, starts: lineStarts(text) });
+    }
+    const file = texts.get(r.path);
     return {
       targetId: r.targetId, kind: r.kind, test: r.test, path: r.path, line: r.line,
       enclosing: { id: r.id, name: r.name, qualifiedName: r.qualifiedName, kind: r.objectKind, startLine: r.startLine, endLine: r.endLine },
-      text: text == null ? '' : lineOf(text, r.line),
+      text: file ? lineAt(file.text, file.starts, r.line) : '',
     };
   });
   return { references, total: kept.length, counts, truncated: kept.length > page.length };

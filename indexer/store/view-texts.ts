@@ -1,4 +1,4 @@
-import { sourceLines } from '../extract/source.ts';
+import { lineAt, lineStarts, sourceLines } from '../extract/source.ts';
 import { viewText, type ViewTextObject } from '../extract/view-text.ts';
 import type { ViewKind } from '../types.ts';
 import { prepared, type DB } from './open.ts';
@@ -118,22 +118,4 @@ interface CachedFile {
   starts?: Uint32Array;
   lines?: string[];
   objects?: FileObjects;
-}
-
-/** Where each line of `text` starts, as `sourceLines` splits it (a final terminator ends a line, starts none). */
-export function lineStarts(text: string): Uint32Array {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  if (starts.length > 1 && starts.at(-1) === text.length) starts.pop();
-  return Uint32Array.from(starts);
-}
-
-/** Line `n` (1-based) of `text` as `sourceLines` gives it (cut at `\n`, one `\r` before it dropped); '' past the last. */
-export function lineAt(text: string, starts: Uint32Array, n: number): string {
-  if (n < 1 || n > starts.length) return '';
-  const start = starts[n - 1];
-  const nl = text.indexOf('\n', start);
-  let end = nl === -1 ? text.length : nl;
-  if (nl !== -1 && end > start && text.charCodeAt(end - 1) === 13) end--;
-  return text.slice(start, end);
 }

@@ -5,8 +5,7 @@ import { objectId } from '../../indexer/store/write.ts';
 import { fiberObjects, indexedFiles, objectViews } from '../../indexer/store/read.ts';
 import type { DB } from '../../indexer/store/open.ts';
 import { copyFixture, indexInPlace } from '../helpers/repo.ts';
-import { sourceLines } from '../../indexer/extract/source.ts';
-import { lineAt, lineStarts } from '../../indexer/store/view-texts.ts';
+import { lineAt, lineStarts, sourceLines } from '../../indexer/extract/source.ts';
 
 const opened: { repo: string; db: DB }[] = [];
 afterAll(() => opened.splice(0).forEach(({ repo, db }) => (db.close(), fs.rmSync(repo, { recursive: true, force: true }))));
