@@ -6,7 +6,7 @@
  * above already calls is known there by its call, so an outline lists it and
  * spends its lines on the members still to come.
  */
-import { guessLanguage, withoutProse } from '../indexer/retrieve/query-reading.ts';
+import { guessLanguage, IMPORT_STATEMENTS, withoutProse } from '../indexer/retrieve/query-reading.ts';
 
 /** What the query's code reaches through the receivers that stand for one container. */
 export interface UsedMembers {
@@ -19,10 +19,8 @@ const ID = String.raw`[A-Za-z_$][A-Za-z0-9_$]*`;
 const ACCESS = new RegExp(String.raw`(${ID})\s*(?:\([^()\n]*\))?\s*\.\s*(${ID})`, 'g');
 /** `x = C(` or `x = new C(`: the local stands for C. */
 const BINDING = new RegExp(String.raw`(${ID})\s*(?::\s*${ID}\s*)?=\s*(?:new\s+)?(${ID})\s*\(`, 'g');
-/** `A as B` in an import: B stands for A (`import * as ns` reads as `* as ns` and binds nothing named). */
+/** `A as B` in an import statement (IMPORT_STATEMENTS: its dotted paths name modules, not members): B stands for A (`import * as ns` reads as `* as ns` and binds nothing named). */
 const ALIAS = new RegExp(String.raw`(${ID})\s+as\s+(${ID})`, 'g');
-/** A Python import line or a TS/JS import statement: its dotted path names modules, not members. */
-const IMPORT = /^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import[ \t]*\([^)]*\)|(?:from[ \t]+[\w.]+[ \t]+)?import[ \t][^\n]*)/gm;
 
 const NONE: ReadonlySet<string> = new Set();
 
@@ -37,8 +35,8 @@ export function usedMembers(query: string): UsedMembers {
   if (!language) return { of: () => NONE };
   const text = withoutProse(query, language);
   const alias = new Map<string, string>();
-  for (const statement of text.match(IMPORT) ?? []) for (const m of statement.matchAll(ALIAS)) alias.set(m[2], m[1]);
-  const code = text.replace(IMPORT, (s) => s.replace(/[^\n]/g, ' '));
+  for (const statement of text.match(IMPORT_STATEMENTS) ?? []) for (const m of statement.matchAll(ALIAS)) alias.set(m[2], m[1]);
+  const code = text.replace(IMPORT_STATEMENTS, (s) => s.replace(/[^\n]/g, ' '));
   // Each local's bindings in order: an access goes through the latest one before it (the same name used before, a
   // callback's parameter `c`, is another receiver).
   const bindings = new Map<string, { at: number; to: string }[]>();

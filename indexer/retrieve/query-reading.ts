@@ -34,7 +34,7 @@ export interface QueryReading {
 }
 
 /** Import statements of every supported language, multi-line forms included. */
-const IMPORT_STATEMENTS = new RegExp(
+export const IMPORT_STATEMENTS = new RegExp(
   [
     String.raw`^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]*\([^)]*\)`,
     String.raw`^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t][^\n(]*$`,
