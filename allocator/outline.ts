@@ -7,7 +7,7 @@
  */
 import { normalizePath } from '../indexer/paths.ts';
 import type { Tokenizer } from '../indexer/tokenizer.ts';
-import { descriptor, WHOLE_OVER_COMPACT, type Rendered, type RenderInput } from './render.ts';
+import { declarationOf, descriptor, WHOLE_OVER_COMPACT, type Rendered, type RenderInput } from './render.ts';
 import { singledOut, type Evidenced } from './member-evidence.ts';
 import type { ObjectInfo } from './types.ts';
 
@@ -217,7 +217,7 @@ const elisionLine = (firstHidden: string): string => `${/^\s*/.exec(firstHidden)
 
 function outlineDescriptor(input: RenderInput, sorted: readonly number[]): string {
   if (!sorted.length) return descriptor(input, null);
-  const whole = descriptor(input, [0, input.lines.length - 1]);
+  const whole = descriptor(input, [0, input.lines.length - 1], sorted[0] === 0 && input.startLine === declarationOf(input));
   return whole.replace(/^(### [^|]*?:\d+-\d+)/, '$1 (outline)');
 }
 

@@ -16,6 +16,8 @@ export interface RenderInput {
   lines: string[];
   /** The whole object's lines when `lines` are only a part of it (a head): the descriptor names both ranges. */
   of?: { startLine: number; endLine: number };
+  /** The object's first line (its declaration), also when `lines` are a span of it that starts later. */
+  declarationLine?: number;
 }
 
 /** `outline`: a class or module shown as its declaration, members' signatures and touched members (see outline.ts). */
@@ -51,7 +53,7 @@ export function sourceLines(text: string, declaredCount = Infinity): string[] {
 /** The render input of a whole object, or of the lines `span` of it (clamped to the object). */
 export function renderInput(obj: ObjectText, span: { startLine: number; endLine: number } | null = null): RenderInput {
   const lines = obj.lines ? [...obj.lines] : sourceLines(obj.text, obj.endLine - obj.startLine + 1);
-  const base = { path: obj.path, qualifiedName: obj.qualifiedName, signature: obj.signature };
+  const base = { path: obj.path, qualifiedName: obj.qualifiedName, signature: obj.signature, declarationLine: obj.startLine };
   if (!span) return { ...base, startLine: obj.startLine, lines };
   const lastLine = obj.startLine + lines.length - 1;
   const from = Math.max(span.startLine, obj.startLine);
@@ -67,11 +69,16 @@ function oneLine(signature: string): string {
   return s.length > MAX_SIGNATURE_CHARS ? `${s.slice(0, MAX_SIGNATURE_CHARS - 3)}...` : s;
 }
 
+/** The line an input's object is declared on. */
+export const declarationOf = (input: RenderInput): number => input.declarationLine ?? (input.of ?? input).startLine;
+
 /**
- * The descriptor line: path and shown lines, qualified name, signature.
+ * The descriptor line: path and shown lines, qualified name, and the signature unless the block shows the object's
+ * first line (its declaration), which would then be there twice (no repository line twice in one context).
+ * @param declarationShown whether the shown lines hold the object's first line (default: the window starts there)
  * @example '### src/a.ts:120-164 of 80-310 | Parser.parse | parse(text: string): Tree'
  */
-export function descriptor(input: RenderInput, window: [number, number] | null): string {
+export function descriptor(input: RenderInput, window: [number, number] | null, declarationShown = window !== null && input.startLine + window[0] === declarationOf(input)): string {
   const s = input.startLine;
   const e = endLineOf(input);
   const whole = input.of ?? { startLine: s, endLine: e };
@@ -82,7 +89,7 @@ export function descriptor(input: RenderInput, window: [number, number] | null):
   else range = partOf(s + window[0], s + window[1]);
   let head = `### ${input.path}:${range}`;
   if (input.qualifiedName) head += ` | ${input.qualifiedName}`;
-  const sig = oneLine(input.signature);
+  const sig = declarationShown ? '' : oneLine(input.signature);
   if (sig) head += ` | ${sig}`;
   return head;
 }

@@ -55,7 +55,7 @@ describe('worked example: the quotient frees the slots a function\'s extra views
     expect(a.totalTokens).toBe(tok.count(a.text));
     expect(a.text).toBe(a.blocks.map((b) => b.text).join('\n\n'));
     for (const b of a.blocks) expect(b.tokens).toBe(tok.count(b.text));
-    expect(a.blocks[0].text).toBe(`### src/config.ts:10-14 | parseConfig | ${parseConfig.signature}\n${parseConfig.text}`);
+    expect(a.blocks[0].text).toBe(`### src/config.ts:10-14 | parseConfig\n${parseConfig.text}`);
     expect(JSON.parse(JSON.stringify(a))).toEqual(a);
   });
 
@@ -131,7 +131,7 @@ describe('edge cases', () => {
       expect(a.text).not.toContain('\r');
     }
     const a = allocate('挨拶', [view(jp, 1)], memorySource([jp]), tok);
-    expect(a.text).toBe(`### src/挨拶.ts:1-4 | 挨拶 | export function 挨拶(名前: string) {\n${jp.text.replace(/\r\n/g, '\n')}`);
+    expect(a.text).toBe(`### src/挨拶.ts:1-4 | 挨拶\n${jp.text.replace(/\r\n/g, '\n')}`);
   });
 
   it('o200k_base is selectable, by name or by options', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { getTokenizer } from '../../indexer/tokenizer.ts';
+import { headInput } from '../../allocator/head.ts';
 import {
   anchorLine, descriptor, renderInput, renderWithin, sourceLines, wholeText,
 } from '../../allocator/render.ts';
@@ -56,7 +57,19 @@ describe('rendering rule: descriptor + largest line-complete window centred on t
     const r = renderWithin(input, d, [], tok);
     expect(r.outcome).toBe('whole');
     expect(r.tokens).toBe(d);
-    expect(r.text.split('\n')[0]).toBe('### src/big.py:80-279 | process | def process(items):');
+    // The declaration is the first shown line: the descriptor does not repeat it.
+    expect(r.text.split('\n')[0]).toBe('### src/big.py:80-279 | process');
+  });
+
+  it('the descriptor names the signature only when the shown lines do not start at the declaration (no line twice)', () => {
+    const input = renderInput(big);
+    expect(descriptor(input, [0, 10])).toBe('### src/big.py:80-90 of 80-279 | process');
+    expect(descriptor(input, [5, 10])).toBe('### src/big.py:85-90 of 80-279 | process | def process(items):');
+    // A head (the object's first lines) shows its declaration; a span of the object that starts later does not.
+    const head = headInput(big, 15);
+    expect(descriptor(head, [0, head.lines.length - 1])).toBe('### src/big.py:80-94 of 80-279 | process');
+    const span = renderInput(big, { startLine: 100, endLine: 120 });
+    expect(descriptor(span, [0, 3])).toBe('### src/big.py:100-103 of 100-120 | process | def process(items):');
   });
 
   it('renders as nothing when even the descriptor does not fit; descriptor only when no line fits', () => {
@@ -73,7 +86,7 @@ describe('rendering rule: descriptor + largest line-complete window centred on t
     o.endLine = 3;
     expect(sourceLines(o.text, 3)).toEqual(['function w() {', '  return 1;', '}']);
     const r = renderWithin(renderInput(o), 1000, [], tok);
-    expect(r.text).toBe('### w.ts:1-3 | crlf | function w() {\nfunction w() {\n  return 1;\n}');
+    expect(r.text).toBe('### w.ts:1-3 | crlf\nfunction w() {\n  return 1;\n}');
     expect(r.text).not.toContain('\r');
   });
 
