@@ -119,6 +119,8 @@ export function joinedForms(a: string, b: string): string[] {
 const ASKS_TESTS = /\b(tests?|testing|unit ?tests?|spec|specs|fixtures?|pytest|conftest)\b/gi;
 const TEST_NAME = /^(test_|Test[A-Z_])|_test$|[a-z]Tests?$/;
 const ASKS_DOCS = /\b(docs?|documentation|docstrings?|readme|examples?|tutorials?|guide)\b/gi;
+/** Phrases with an asking word that ask for nothing: `for example`, `e.g.`. */
+const NOT_ASKING = /\bfor (?:an? )?example\b|\be\.g\./gi;
 
 /**
  * Reads a query as words. Tokens of prose lines are shaped (see `TermShape`); every identifier of a code line counts
@@ -192,6 +194,7 @@ function read(text: string): ProseReading {
       previous = { text: bare, end };
     }
   }
+  const proseShaped = new Set(shaped);
   let codeTokens = 0;
   for (const line of code) {
     for (const id of line.match(IDENT) ?? []) {
@@ -204,9 +207,12 @@ function read(text: string): ProseReading {
   const words = terms.filter((t) => t.shape !== 'identifier').length;
   const content = terms.length + codeTokens;
   const proseShare = content ? words / content : 0;
-  const paths = text.match(PATH_LIKE) ?? [];
-  const tests: Asking = { words: lowerSet(text.match(ASKS_TESTS)), other: paths.some(isTestPath) || [...shaped].some((id) => TEST_NAME.test(id)) };
-  const docs: Asking = { words: lowerSet(text.match(ASKS_DOCS)), other: paths.some((p) => isDocPath(p) && !p.endsWith('.txt')) };
+  // What the query asks for is said in its sentences: pasted code, tracebacks and URLs are the reporter's own
+  // material (a reproduction written as a test, a link to a docs page), and `for example` is a turn of phrase.
+  const said = prose.join('\n').replace(NOT_ASKING, ' ');
+  const paths = said.match(PATH_LIKE) ?? [];
+  const tests: Asking = { words: lowerSet(said.match(ASKS_TESTS)), other: paths.some(isTestPath) || [...proseShaped].some((id) => TEST_NAME.test(id)) };
+  const docs: Asking = { words: lowerSet(said.match(ASKS_DOCS)), other: paths.some((p) => isDocPath(p) && !p.endsWith('.txt')) };
   return {
     terms,
     shaped,

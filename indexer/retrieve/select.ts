@@ -76,7 +76,7 @@ export function withoutFile(inner: Retriever, file: string): Retriever {
  * The default fusion, by what the query is (`queryKind`):
  * - code (the lines at a cursor): structural (weight 2) and BM25 (1, at a quarter of the depth);
  * - names (identifiers typed as such): structural (2), BM25 (1) and dense (1);
- * - prose (mostly plain words): BM25 leads (2), structural (1) and dense (1); a file's best objects are lifted by its
+ * - prose (mostly plain words, or sentences about pasted code): BM25 leads (2), structural (1) and dense (1); a file's best objects are lifted by its
  *   evidence (`fileEvidence`), and BM25's best object stays among the first as many as there are lists (three, or two
  *   without vectors: only the other lists' best objects may outrank it); a plain word that happens to
  *   name an object counts little there (`Candidate.weak`).
@@ -160,17 +160,18 @@ function withoutAsides(inner: Retriever, asks: (query: string) => { tests: boole
 export type QueryKind = 'code' | 'names' | 'prose';
 
 /**
- * A query from a code file is code; otherwise one that is mostly plain words is prose (even when it quotes code),
- * one that reads as code is code, and the rest are names.
+ * A query from a code file is code; otherwise one that is mostly plain words is prose (even when it quotes code), and
+ * so is one that says something in sentences about the code it pastes (an issue with its traceback or snippet); one
+ * that reads as code is code, and the rest (identifiers typed as such) are names.
  * @example queryKind('how are cookies signed') // 'prose'
  */
 export function queryKind(query: string, codeFile?: string): QueryKind {
   if (codeFile !== undefined) return 'code';
   const r = readProse(query);
-  if (r.mostlyProse) return 'prose';
-  // Code that comes with sentences about it (an issue's traceback or snippet) is not the lines at a cursor: what it
-  // names is asked about, and its words count in full.
-  return guessLanguage(query) !== null && r.words < SENTENCE_WORDS ? 'code' : 'names';
+  // Code with sentences about it is a question, not the lines at a cursor nor names typed to be looked up: the
+  // snippet names where the reporter's code goes (a call, a variable), the sentences what is wrong.
+  if (r.mostlyProse || r.words >= SENTENCE_WORDS) return 'prose';
+  return guessLanguage(query) !== null ? 'code' : 'names';
 }
 
 /** Content words that say something about pasted code: more than a comment line holds (a sentence or two). */

@@ -35,8 +35,15 @@ const TABLE: { query: string; kind: 'prose' | 'names' | 'code'; shaped?: string[
   },
   {
     query: 'Discount applied twice\n\n```python\nfrom shop.cart import Cart\nfrom shop.pricing import apply_discount, Coupon\ncart = Cart([item_a, item_b])\ncart.add_coupon(Coupon(code=\"TEN\", percent=10))\nassert cart.total() == apply_discount(cart.subtotal(), 10)\n```\nWhen a coupon is added after the first item, the total applies the discount a second time.',
-    kind: 'names', shaped: ['Cart', 'apply_discount'], words: ['coupon', 'second'],
+    // sentences about pasted code: a question, led by its words
+    kind: 'prose', shaped: ['Cart', 'apply_discount'], words: ['coupon', 'second'],
   },
+  {
+    // a reproduction written as a test, and `for example`, ask for neither tests nor docs: what is asked is said in sentences
+    query: 'Cart total is wrong after a refund\n\nFor example, with a refund of the only item the total is negative:\n\n```python\ndef test_refund():\n    cart = Cart([item])\n    cart.refund(item)\n    assert cart.total() == 0\n```\nThe total should never go below zero.',
+    kind: 'prose', shaped: ['test_refund'], words: ['refund', 'negative'],
+  },
+  { query: 'the refund tests fail since the cart rewrite', kind: 'prose', words: ['refund', 'cart'], tests: true },
   { query: 'Traceback (most recent call last):\n  File "shop/cart.py", line 19, in total\n    return apply_discount(self.subtotal(), pct)\nValueError: percent out of range', kind: 'names', shaped: ['apply_discount', 'subtotal'] },
 ];
 
@@ -53,6 +60,14 @@ describe('reading a query as words', () => {
       expect(r.asks.tests).toBe(row.tests ?? false);
     });
   }
+
+  it('reads what a query asks for from its sentences: not from a URL, pasted code or `for example`', () => {
+    expect(readProse('Redirects drop the body, for example on a 307').asks.docs).toBe(false);
+    expect(readProse('Redirects drop the body (see https://example.org/docs/redirects)').asks.docs).toBe(false);
+    expect(readProse('the redirect example in the docs is out of date').asks.docs).toBe(true);
+    expect(readProse('Redirects drop the body of a POST request\n\n```python\nimport pytest\ndef test_post():\n    assert post(url).body\n```').asks.tests).toBe(false);
+    expect(readProse('why does `test_post` fail on a redirect').asks.tests).toBe(true);
+  });
 
   it('joins only adjacent plain words of one sentence, never across punctuation, stop words or identifiers', () => {
     expect(joinedForms('parse', 'Expr')).toEqual(['parse_expr', 'parseExpr', 'ParseExpr', 'PARSE_EXPR']);
