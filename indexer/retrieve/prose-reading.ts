@@ -119,6 +119,10 @@ export function joinedForms(a: string, b: string): string[] {
 const ASKS_TESTS = /\b(tests?|testing|unit ?tests?|spec|specs|fixtures?|pytest|conftest)\b/gi;
 const TEST_NAME = /^(test_|Test[A-Z_])|_test$|[a-z]Tests?$/;
 const ASKS_DOCS = /\b(docs?|documentation|docstrings?|readme|examples?|tutorials?|guide)\b/gi;
+/** Content words that say something about pasted code: more than a comment line holds (a sentence or two). */
+export const SENTENCE_WORDS = 8;
+/** Code marked as pasted into a text: a fence, a REPL prompt, a traceback. */
+const PASTED = /^\s*(?:```|~~~|>>>\s|Traceback \(|File ")/m;
 /** Phrases with an asking word that ask for nothing: `for example`, `e.g.`. */
 const NOT_ASKING = /\bfor (?:an? )?example\b|\be\.g\./gi;
 
@@ -207,11 +211,13 @@ function read(text: string): ProseReading {
   const words = terms.filter((t) => t.shape !== 'identifier').length;
   const content = terms.length + codeTokens;
   const proseShare = content ? words / content : 0;
-  // What the query asks for is said in its sentences: pasted code, tracebacks and URLs are the reporter's own
-  // material (a reproduction written as a test, a link to a docs page), and `for example` is a turn of phrase.
-  const said = prose.join('\n').replace(NOT_ASKING, ' ');
+  // What a question asks for is said in its sentences: code pasted beside them, tracebacks and URLs are the
+  // reporter's own material (a reproduction written as a test, a link to a docs page), and `for example` is a turn
+  // of phrase. Code that is not marked as pasted (the lines at a cursor, comments and all) is what is asked about.
+  const question = code.length === 0 || (words >= SENTENCE_WORDS && PASTED.test(text));
+  const said = (question ? prose.join('\n') : text).replace(NOT_ASKING, ' ');
   const paths = said.match(PATH_LIKE) ?? [];
-  const tests: Asking = { words: lowerSet(said.match(ASKS_TESTS)), other: paths.some(isTestPath) || [...proseShaped].some((id) => TEST_NAME.test(id)) };
+  const tests: Asking = { words: lowerSet(said.match(ASKS_TESTS)), other: paths.some(isTestPath) || [...(question ? proseShaped : shaped)].some((id) => TEST_NAME.test(id)) };
   const docs: Asking = { words: lowerSet(said.match(ASKS_DOCS)), other: paths.some((p) => isDocPath(p) && !p.endsWith('.txt')) };
   return {
     terms,

@@ -6,10 +6,12 @@ import { hybridRetriever, type Weighted } from './fusion.ts';
 import type { Retriever } from './retriever.ts';
 import { structuralRetriever, type StructuralOptions } from './structural.ts';
 import { guessLanguage } from './query-reading.ts';
-import { asksIn, readProse } from './prose-reading.ts';
+import { asksIn, readProse, SENTENCE_WORDS } from './prose-reading.ts';
 import { literalRetriever } from './literal-evidence.ts';
 import { isAsidePath, normalizePath } from '../paths.ts';
 import { DEFAULT_RETRIEVER, type RetrieverName } from './names.ts';
+
+export { SENTENCE_WORDS } from './prose-reading.ts';
 
 /** How a query is retrieved: the retriever, and the file the query comes from (resolves its relative imports). */
 export interface RetrievalOptions {
@@ -173,9 +175,6 @@ export function queryKind(query: string, codeFile?: string): QueryKind {
   if (r.mostlyProse || r.words >= SENTENCE_WORDS) return 'prose';
   return guessLanguage(query) !== null ? 'code' : 'names';
 }
-
-/** Content words that say something about pasted code: more than a comment line holds (a sentence or two). */
-export const SENTENCE_WORDS = 8;
 
 /**
  * On a code query BM25 is asked for a quarter of the depth (at least 10 views): its hits compete for the K slots,

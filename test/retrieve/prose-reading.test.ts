@@ -65,8 +65,10 @@ describe('reading a query as words', () => {
     expect(readProse('Redirects drop the body, for example on a 307').asks.docs).toBe(false);
     expect(readProse('Redirects drop the body (see https://example.org/docs/redirects)').asks.docs).toBe(false);
     expect(readProse('the redirect example in the docs is out of date').asks.docs).toBe(true);
-    expect(readProse('Redirects drop the body of a POST request\n\n```python\nimport pytest\ndef test_post():\n    assert post(url).body\n```').asks.tests).toBe(false);
+    expect(readProse('Redirects drop the body of a POST request when the server answers with a temporary redirect status\n\n```python\nimport pytest\ndef test_post():\n    assert post(url).body\n```').asks.tests).toBe(false);
     expect(readProse('why does `test_post` fail on a redirect').asks.tests).toBe(true);
+    // the lines at a cursor in a test file: no sentences about them, so they are what is asked about
+    expect(readProse('def test_post(client):\n    assert post(url).body').asks.tests).toBe(true);
   });
 
   it('joins only adjacent plain words of one sentence, never across punctuation, stop words or identifiers', () => {
