@@ -1,5 +1,6 @@
-import { SCOPE_KINDS, type Language, type ObjectKind, type ReferenceKind } from '../types.ts';
+import type { Language, ObjectKind, ReferenceKind } from '../types.ts';
 import { buildModuleIndex, type ModuleIndex, type ModuleRoots } from './modules.ts';
+import { NONE, ObjectTable } from './object-table.ts';
 
 export interface ResolverObject {
   id: string;
@@ -114,11 +115,9 @@ export interface IncrementalResolver extends Resolver {
 }
 
 export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResolver {
-  const byId = new Map<string, ResolverObject>();
-  const members = new Map<string, Map<string, string>>();
+  /** Every object by slot: parent, kind, name, members by name, and names only one object has. */
+  const table = new ObjectTable();
   const moduleOf = new Map<string, string>();
-  /** Objects by name: the id itself when one object has the name (most names), else the set of them. */
-  const byName = new Map<string, string | Set<string>>();
   let modules: ModuleIndex = buildModuleIndex([], roots);
   let folderFiles = new Map<string, string[]>();
   let filesChanged = false;
@@ -141,48 +140,29 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
       else folderFiles.set(dir, [f]);
     }
   };
-  const exportsOf = (file: string): Map<string, string> | undefined => {
+  /** What a file defines at top level under a name (its module object's member), not recorded as read. */
+  const exportOf = (file: string, name: string): string | undefined => {
     const mod = moduleOf.get(file);
-    return mod ? members.get(mod) : undefined;
+    const hit = mod === undefined ? NONE : table.member(table.slot(mod), name);
+    return hit === NONE ? undefined : table.id(hit);
   };
 
   const addObjects = (objects: ResolverObject[]) => {
+    table.addAll(objects);
     for (const o of objects) {
-      byId.set(o.id, o);
-      if (o.parentId === null) {
-        if (!moduleOf.has(o.path)) filesChanged = true;
-        moduleOf.set(o.path, o.id);
-      } else {
-        let m = members.get(o.parentId);
-        if (!m) members.set(o.parentId, (m = new Map()));
-        if (!m.has(o.name)) m.set(o.name, o.id);
-      }
-      if (o.kind !== 'module' && o.kind !== 'file') {
-        const held = byName.get(o.name);
-        if (held === undefined) byName.set(o.name, o.id);
-        else if (typeof held !== 'string') held.add(o.id);
-        else if (held !== o.id) byName.set(o.name, new Set([held, o.id]));
-      }
+      if (o.parentId !== null) continue;
+      if (!moduleOf.has(o.path)) filesChanged = true;
+      moduleOf.set(o.path, o.id);
     }
   };
   const removeObjects = (file: string, ids: string[]) => {
-    for (const id of ids) {
-      const o = byId.get(id);
-      if (!o) continue;
-      byId.delete(id);
-      members.delete(id);
-      const held = byName.get(o.name);
-      if (held === id) byName.delete(o.name);
-      else if (typeof held !== 'string' && held?.delete(id) && held.size <= 1) {
-        if (held.size) byName.set(o.name, held.values().next().value!);
-        else byName.delete(o.name);
-      }
-    }
+    table.removeFile(ids);
     if (moduleOf.delete(file)) filesChanged = true;
   };
   /** The passes read a file's module id (module imports) and its exported names: stale when any of those they read changed. */
   const replaceFiles = (old: Map<string, string[]>, objects: ResolverObject[]) => {
-    const before = new Map([...old.keys()].map((f) => [f, { mod: moduleOf.get(f), exports: exportsOf(f) }]));
+    /** Per file: its module id, and what each name the last passes read there named. */
+    const before = new Map([...old.keys()].map((f) => [f, { mod: moduleOf.get(f), read: stale ? [] : [...(lastReads.get(f) ?? [])].map((n) => [n, exportOf(f, n)] as const) }]));
     const filesBefore = filesChanged;
     filesChanged = false;
     for (const [file, ids] of old) removeObjects(file, ids);
@@ -194,10 +174,7 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
     for (const [file, b] of before) {
       if (stale) return;
       if (moduleOf.get(file) !== b.mod) stale = true;
-      const after = exportsOf(file);
-      for (const [names, other] of [[b.exports, after], [after, b.exports]] as const) {
-        for (const [name, id] of names ?? []) if (other?.get(name) !== id && lastReads.get(file)?.has(name)) stale = true;
-      }
+      for (const [name, id] of b.read) if (exportOf(file, name) !== id) stale = true;
     }
   };
 
@@ -207,12 +184,12 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
       if (names) names.add(name);
       else reads.set(file, new Set([name]));
     }
-    return exportsOf(file)?.get(name);
+    return exportOf(file, name);
   };
   /** The one object of the repository with this name, if only one has it. */
   const unique = (name: string): string | undefined => {
-    const held = byName.get(name);
-    return typeof held === 'string' ? held : undefined;
+    const held = table.unique(name);
+    return held === NONE ? undefined : table.id(held);
   };
   const inFiles = (fs: string[], name: string): string | undefined => {
     for (const f of fs) {
@@ -221,9 +198,12 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
     }
     return undefined;
   };
-  const member = (objectId: string, name: string) => members.get(objectId)?.get(name);
+  const member = (objectId: string, name: string): string | undefined => {
+    const hit = table.member(table.slot(objectId), name);
+    return hit === NONE ? undefined : table.id(hit);
+  };
   const enclosingType = (id: string): string | undefined => {
-    for (let o = byId.get(id); o; o = o.parentId ? byId.get(o.parentId) : undefined) if (SCOPE_KINDS.has(o.kind)) return o.id;
+    for (let o = table.slot(id); o !== NONE; o = table.parent(o)) if (table.isScope(o)) return table.id(o);
     return undefined;
   };
 
@@ -233,6 +213,15 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
     let m = bindings.get(file);
     if (!m) bindings.set(file, (m = new Map()));
     m.set(local, b);
+  };
+  /** The bindings the running passes made, by object ('' for none) then the one file named ('' for none); null outside them. */
+  let madeBindings: Map<string, Map<string, Binding>> | null = null;
+  /** Rule: equal bindings are one object (most imports bind what other files' imports bound); a binding of several files is its own. */
+  const sharedBinding = (objectId: string | null, files: string[]): Binding => {
+    if (files.length > 1 || !madeBindings) return { objectId, files };
+    const byFile = madeBindings.get(objectId ?? '') ?? madeBindings.set(objectId ?? '', new Map()).get(objectId ?? '')!;
+    const file = files[0] ?? '';
+    return byFile.get(file) ?? byFile.set(file, { objectId, files }).get(file)!;
   };
   // `from .core import *` in a package makes the package re-export everything the module has.
   const wildcards = new Map<string, string[]>();
@@ -273,7 +262,7 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
       const list = wildcards.get(r.path) ?? wildcards.set(r.path, []).get(r.path)!;
       for (const f of found) if (!list.includes(f)) list.push(f);
     }
-    const binding: Binding = { objectId: objectId ?? null, files: found };
+    const binding = sharedBinding(objectId ?? null, found);
     if (r.alias) bind(r.path, r.alias, binding);
     else if (isModuleImport) {
       bind(r.path, r.module, binding);
@@ -288,7 +277,10 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
     let target: string | undefined;
     const fileBindings = bindings.get(r.path);
     if (r.qualifier === null) {
-      for (let o = byId.get(r.sourceId); o && !target; o = o.parentId ? byId.get(o.parentId) : undefined) target = member(o.id, r.name);
+      for (let o = table.slot(r.sourceId); o !== NONE && !target; o = table.parent(o)) {
+        const hit = table.member(o, r.name);
+        if (hit !== NONE) target = table.id(hit);
+      }
       if (!target) {
         const b = fileBindings?.get(r.name);
         if (b) {
@@ -306,11 +298,11 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
       const b = fileBindings?.get(r.qualifier);
       if (b && !b.objectId && !b.files.length) return undefined; // a member of an external module
       if (b) {
-        const bound = b.objectId ? byId.get(b.objectId) : undefined;
-        target = bound && bound.kind !== 'module' ? member(bound.id, r.name) : inFiles(b.files, r.name);
+        const bound = b.objectId ? table.slot(b.objectId) : NONE;
+        target = bound !== NONE && table.kind(bound) !== 'module' ? member(b.objectId!, r.name) : inFiles(b.files, r.name);
       } else {
         const type = topLevel(r.path, r.qualifier) ?? inFiles(wildcards.get(r.path) ?? [], r.qualifier) ?? unique(r.qualifier);
-        if (type && SCOPE_KINDS.has(byId.get(type)!.kind)) target = member(type, r.name);
+        if (type && table.isScope(table.slot(type))) target = member(type, r.name);
       }
     }
     target ??= unique(r.name);
@@ -320,6 +312,7 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
     bindings.clear();
     wildcards.clear();
     reads = new Map();
+    madeBindings = new Map();
     let n = 0;
     // Imports twice: the first pass records what every file binds, so re-exports resolve whatever the order.
     for (let pass = 0; pass < 2; pass++) {
@@ -331,6 +324,7 @@ export function createIncrementalResolver(roots?: ModuleRoots): IncrementalResol
     }
     lastReads = reads;
     reads = null;
+    madeBindings = null;
     stale = false;
   }
   return {

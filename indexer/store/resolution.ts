@@ -1,17 +1,15 @@
 import crypto from 'node:crypto';
-import { isTestPath } from '../paths.ts';
 import type { ResolverObject, ResolverReference } from '../resolve/resolve.ts';
 import { bindImports, emptyResolverFiles, replaceResolverFiles, type ResolverFiles } from '../resolve/resolver-files.ts';
 import type { Language, ViewKind } from '../types.ts';
 import { changedSince } from './changes.ts';
+import { derivedSelection, type DerivedView } from './derived-selection.ts';
 import { ftsRows, type FtsObject } from './fts.ts';
 import { isComposerJson, moduleRoots } from './module-roots.ts';
 import type { DB } from './open.ts';
 import { viewTexts } from './view-texts.ts';
 import { bumpGeneration, getGeneration, setState } from './write.ts';
 
-/** Derived views kept per (object, view kind): the first few uses, by path and line. */
-export const DERIVED_PER_KIND = 5;
 /** A pass after changes to more than this share of the files resolves every reference: finding what they reach would cost more. */
 export const FULL_PASS_SHARE = 0.25;
 
@@ -25,15 +23,6 @@ export interface ResolutionStats {
   mode: 'full' | 'changes';
   /** References resolved by this pass. */
   visited: number;
-}
-
-interface DerivedRow {
-  objectId: string;
-  fileId: number;
-  kind: ViewKind;
-  line: number;
-  /** Matched by a stored view: nothing to write for it. */
-  stored: boolean;
 }
 
 /** `targetId` is the public id of the target, `targetKey` the key the row holds (a target that went leaves a key no object has). */
@@ -59,69 +48,15 @@ export interface ResolutionBounds {
 /** The indexes of `rows` grouped by the file their text is in, each file's in their order. */
 const inFileOrder = (rows: readonly { fileId: number }[]): Uint32Array =>
   Uint32Array.from(rows.keys()).sort((a, b) => rows[a].fileId - rows[b].fileId || a - b);
+/** The same for `n` rows whose files `fileOf` gives. */
+const inFileOrderOf = (n: number, fileOf: (i: number) => number): Uint32Array => {
+  const files = Int32Array.from({ length: n }, (_, i) => fileOf(i));
+  return new Uint32Array(n).map((_, i) => i).sort((a, b) => files[a] - files[b] || a - b);
+};
 
 /** Each file's place in path order (SQLite's, so the byte order of the paths). */
 function fileRanks(db: DB): Map<number, number> {
   return new Map((db.prepare('SELECT id FROM files ORDER BY path').pluck().all() as number[]).map((id, i) => [id, i]));
-}
-
-/** The selected derived views of one (object, view kind), in use order; `rows` of every list in the order lists began. */
-interface Selected {
-  /** Marks the selected view equal to a stored one as stored; false when none is selected. */
-  match(objectId: string, fileId: number, kind: ViewKind, line: number): boolean;
-  /** Every selected view, lists in the order they began, each list in path and line order. */
-  rows(): DerivedRow[];
-}
-
-/**
- * Rule (derived views): each (object, view kind) keeps its first DERIVED_PER_KIND distinct uses by path and line.
- * Uses may come in any order: each kind's list is kept sorted and bounded as they arrive. Lists are found by object,
- * then kind (no key string per list), and kept in the order they began, which is the order views are inserted in.
- */
-function derivedSelection(rank: Map<number, number>) {
-  let byObject = new Map<string, Partial<Record<ViewKind, DerivedRow[]>>>();
-  let lists: DerivedRow[][] = [];
-  const testPath = new Map<string, boolean>();
-  const before = (a: DerivedRow, b: DerivedRow) => {
-    const ra = rank.get(a.fileId)!;
-    const rb = rank.get(b.fileId)!;
-    return ra < rb || (ra === rb && a.line < b.line);
-  };
-  return {
-    want(r: { kind: string; path: string; fileId: number; line: number }, target: string): void {
-      let test = testPath.get(r.path);
-      if (test === undefined) testPath.set(r.path, (test = isTestPath(r.path)));
-      const kind: ViewKind = r.kind === 'import' ? 'import' : test ? 'testref' : 'callsite';
-      const row: DerivedRow = { objectId: target, fileId: r.fileId, kind, line: r.line, stored: false };
-      let kinds = byObject.get(target);
-      if (!kinds) byObject.set(target, (kinds = {}));
-      const list = kinds[kind];
-      if (!list) {
-        lists.push((kinds[kind] = [row]));
-        return;
-      }
-      let i = list.length;
-      while (i > 0 && before(row, list[i - 1])) i--;
-      if (i >= DERIVED_PER_KIND || (i > 0 && list[i - 1].fileId === row.fileId && list[i - 1].line === row.line)) return;
-      list.splice(i, 0, row);
-      if (list.length > DERIVED_PER_KIND) list.pop();
-    },
-    /** The views selected so far; the selection starts again empty. */
-    take(): Selected {
-      const held = byObject;
-      const taken = lists;
-      byObject = new Map();
-      lists = [];
-      return {
-        match(objectId, fileId, kind, line) {
-          const w = held.get(objectId)?.[kind]?.find((x) => x.fileId === fileId && x.line === line && !x.stored);
-          if (w) w.stored = true;
-          return w !== undefined;
-        },
-        rows: () => taken.flat(),
-      };
-    },
-  };
 }
 
 /**
@@ -178,6 +113,23 @@ function buildResolver(db: DB): WriterResolver {
   const rf = emptyResolverFiles(moduleRoots(db));
   replaceResolverFiles(rf, objects.keys(), (p) => objects.get(p) ?? [], (p) => imports.get(p) ?? []);
   return { rf, generation: getGeneration(db), importTargets: new Map() };
+}
+
+/**
+ * What the last binding resolved an import reference to: the target noted at its place among its file's imports.
+ * Places are found one file at a time (a pass reads a file's references together), not kept for every import.
+ */
+function importTargets(w: WriterResolver): (r: { id: number; path: string }) => string | null {
+  let path: string | null = null;
+  let place = new Map<number, number>();
+  return (r) => {
+    if (r.path !== path) {
+      path = r.path;
+      place = new Map((w.rf.imports.get(path) ?? []).map((x, i) => [x.id, i]));
+    }
+    const i = place.get(r.id);
+    return i === undefined ? null : (w.importTargets.get(path)?.[i] ?? null);
+  };
 }
 
 /** Binds the resolver's imports again if a change reached what they read, noting each import's target. Returns whether it did. */
@@ -267,11 +219,7 @@ function resolvePass(db: DB, forceFull: boolean, { batch, textChars }: Required<
   const w = followResolver(db, FULL_PASS_SHARE * files);
   const { rf } = w;
   const rebound = bindIfStale(w);
-  const importTarget = new Map<number, string | null>();
-  for (const [path, refs] of rf.imports) {
-    const targets = w.importTargets.get(path) ?? [];
-    refs.forEach((r, i) => importTarget.set(r.id, targets[i] ?? null));
-  }
+  const importTarget = importTargets(w);
 
   // Bindings that changed: every file's when imports were bound again, else only the changed files' (their rows are new).
   const storedDigest = db.prepare('SELECT bindings FROM files WHERE path = ?').pluck();
@@ -323,7 +271,7 @@ function resolvePass(db: DB, forceFull: boolean, { batch, textChars }: Required<
   if (full) {
     // Every reference, a batch at a time (the selection does not depend on order).
     const visit = (r: StoredRef) => {
-      const target = (r.kind === 'import' ? importTarget.get(r.id) : rf.resolver.resolve(r)) ?? null;
+      const target = (r.kind === 'import' ? importTarget(r) : rf.resolver.resolve(r)) ?? null;
       settle(r, target);
       if (target) want(r, target);
     };
@@ -333,13 +281,14 @@ function resolvePass(db: DB, forceFull: boolean, { batch, textChars }: Required<
     const visit = (r: StoredRef) => {
       if (seen.has(r.id)) return;
       seen.add(r.id);
-      settle(r, (r.kind === 'import' ? importTarget.get(r.id) : rf.resolver.resolve(r)) ?? null);
+      settle(r, (r.kind === 'import' ? importTarget(r) : rf.resolver.resolve(r)) ?? null);
     };
     if (rebound) {
       // Imports were bound again: any of them may resolve elsewhere now.
       const stored = db.prepare(`SELECT ${refColumns} FROM ${refsFrom} WHERE r.id = ?`);
-      for (const [id, targetId, targetKey] of db.prepare("SELECT r.id, t.id, r.target FROM refs r LEFT JOIN objects t ON t.key = r.target WHERE r.kind = 'import'").raw().all() as [number, string | null, number | null][]) {
-        if ((importTarget.get(id) ?? null) !== targetId || (targetId === null && targetKey !== null)) visit(stored.get(id) as StoredRef);
+      const rows = db.prepare("SELECT r.id, f.path, t.id, r.target FROM refs r JOIN objects o ON o.key = r.source JOIN files f ON f.id = o.file_id LEFT JOIN objects t ON t.key = r.target WHERE r.kind = 'import' ORDER BY f.path");
+      for (const [id, path, targetId, targetKey] of rows.raw().all() as [number, string, string | null, number | null][]) {
+        if ((importTarget({ id, path }) ?? null) !== targetId || (targetId === null && targetKey !== null)) visit(stored.get(id) as StoredRef);
       }
     }
     const ofFile = db.prepare(`SELECT ${refColumns} FROM ${refsFrom} WHERE f.path = ? ORDER BY r.line, r.id`);
@@ -364,7 +313,7 @@ function resolvePass(db: DB, forceFull: boolean, { batch, textChars }: Required<
   );
   const fts = ftsRows(db);
   const texts = viewTexts(db, { maxChars: textChars });
-  const derivedText = (v: { objectId: string; fileId: number; kind: ViewKind; line: number }) =>
+  const derivedText = (v: DerivedView) =>
     texts({ objectId: v.objectId, fileId: v.fileId, kind: v.kind, derived: 1, startLine: v.line, endLine: v.line });
   type ExistingView = { id: number; objectId: string; fileId: number; kind: ViewKind; line: number };
   const existingColumns = 'v.id, o.id AS objectId, v.file_id AS fileId, v.kind, v.start_line AS line';
@@ -395,41 +344,45 @@ function resolvePass(db: DB, forceFull: boolean, { batch, textChars }: Required<
       if (rewritten.has(v.fileId)) left.push(v);
       else drop(v);
     }
-    const rows = wanted.rows().filter((w) => !w.stored);
+    const rows = wanted.unstored();
     if (left.length) {
       // Rows of one text listed in selection order (a file's rows keep their order in `inFileOrder`).
-      const byText = new Map<string, DerivedRow[]>();
-      for (const i of inFileOrder(rows)) {
-        const w = rows[i];
-        if (!rewritten.has(w.fileId)) continue;
+      const byText = new Map<string, number[]>();
+      for (const i of inFileOrderOf(rows.length, (i) => wanted.fileId(rows[i]))) {
+        if (!rewritten.has(wanted.fileId(rows[i]))) continue;
+        const w = wanted.view(rows[i]);
         const text = derivedText(w);
         if (!text) continue;
         const tk = derivedKey(w.objectId, w.fileId, w.kind, text);
-        (byText.get(tk) ?? byText.set(tk, []).get(tk)!).push(w);
+        (byText.get(tk) ?? byText.set(tk, []).get(tk)!).push(rows[i]);
       }
       for (const v of left) {
-        const w = byText.get(derivedKey(v.objectId, v.fileId, v.kind, derivedText(v)))?.shift();
-        if (w === undefined) drop(v);
+        const e = byText.get(derivedKey(v.objectId, v.fileId, v.kind, derivedText(v)))?.shift();
+        if (e === undefined) drop(v);
         else {
-          if (w.line !== v.line) written += moveView.run(w.line, w.line, v.id).changes;
-          w.stored = true;
+          const { line } = wanted.view(e);
+          if (line !== v.line) written += moveView.run(line, line, v.id).changes;
+          wanted.markStored(e);
         }
       }
     }
     // Views are inserted in selection order (their ids as ever); their texts, read file by file, decide which are
     // inserted (a blank line has none) and make their full-text rows: two passes in file order, one in selection order.
-    const insert = rows.filter((w) => !w.stored);
+    const insert = rows.filter((e) => !wanted.isStored(e));
     const hasText = new Uint8Array(insert.length);
-    const order = inFileOrder(insert);
-    for (const i of order) hasText[i] = derivedText(insert[i]) ? 1 : 0;
+    const order = inFileOrderOf(insert.length, (i) => wanted.fileId(insert[i]));
+    for (const i of order) hasText[i] = derivedText(wanted.view(insert[i])) ? 1 : 0;
     const rowids = new Float64Array(insert.length);
-    insert.forEach((w, i) => {
+    insert.forEach((e, i) => {
       if (!hasText[i]) return;
+      const w = wanted.view(e);
       rowids[i] = Number(insView.run(w.objectId, w.fileId, w.kind, w.line, w.line).lastInsertRowid);
       written++;
     });
     for (const i of order) {
-      if (hasText[i]) fts.insert(rowids[i], { kind: insert[i].kind, text: derivedText(insert[i]) }, objectOf.get(insert[i].objectId) as FtsObject);
+      if (!hasText[i]) continue;
+      const w = wanted.view(insert[i]);
+      fts.insert(rowids[i], { kind: w.kind, text: derivedText(w) }, objectOf.get(w.objectId) as FtsObject);
     }
   };
 
