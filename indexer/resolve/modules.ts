@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Language } from '../types.ts';
 import { psr4Candidates, type Psr4Root } from './psr4.ts';
+import { SuffixIndex } from './suffix-index.ts';
 
 /**
  * Where module specifiers point: an index of the repository's files by module
@@ -51,24 +52,23 @@ export interface ModuleRoots {
 export function buildModuleIndex(files: string[], roots: ModuleRoots = { psr4: [] }): ModuleIndex {
   const present = new Set(files);
   const byKey = new Map<string, string[]>();
-  const bySuffix = new Map<string, string[]>();
+  const keyed: [string, string][] = [];
   const dirFiles = new Map<string, string[]>();
-  const dirBySuffix = new Map<string, string[]>();
   /** Whole paths, extension kept, by every trailing run of segments (`#include "util/x.h"`, `source lib/a.sh`). */
-  const byPathSuffix = new Map<string, string[]>();
+  const paths: [string, string][] = [];
   for (const f of files) {
     if (!EXT.test(f)) continue;
     const key = moduleKey(f);
     addTo(byKey, key, f);
-    const segs = key.split('/');
-    for (let k = 0; k < segs.length; k++) addTo(bySuffix, segs.slice(k).join('/'), f);
-    const psegs = f.split('/');
-    for (let k = 0; k < psegs.length; k++) addTo(byPathSuffix, psegs.slice(k).join('/'), f);
+    keyed.push([key, f]);
+    paths.push([f, f]);
     const dir = path.posix.dirname(f);
     addTo(dirFiles, dir, f);
-    const dsegs = dir.split('/');
-    for (let k = 0; k < dsegs.length; k++) addTo(dirBySuffix, dsegs.slice(k).join('/'), dir);
   }
+  /** Files by every trailing run of their module keys' segments, whole paths by every run of theirs, folders by theirs. */
+  const bySuffix = new SuffixIndex(keyed);
+  const byPathSuffix = new SuffixIndex(paths);
+  const dirBySuffix = new SuffixIndex([...dirFiles.keys()].map((d) => [d, d] as const));
 
   const nearest = (hit: string[], fromPath: string) => [...hit].sort((a, b) => commonPrefix(b, fromPath) - commonPrefix(a, fromPath) || (a < b ? -1 : 1))[0];
   /** A file named by a path with its extension: beside the importing file first, then the nearest file ending with it. */
