@@ -1,3 +1,4 @@
+import type { Language, ReferenceKind } from '../types.ts';
 import type { ModuleRoots } from './modules.ts';
 import { createIncrementalResolver, type IncrementalResolver, type ResolverObject, type ResolverReference } from './resolve.ts';
 
@@ -16,7 +17,7 @@ export interface ResolverFiles {
   /** Indexed files with objects, sorted. */
   files: string[];
   /** Import references per file, in line order: the resolver's passes read them in path order. */
-  imports: Map<string, ResolverReference[]>;
+  imports: Map<string, FileImports>;
   /** One copy of each name, kind and module string the resolver holds (`shared`). */
   strings: Map<string, string>;
 }
@@ -67,16 +68,9 @@ export function replaceResolverFiles<O extends ResolverObject>(
     const own = rf.byFile.get(path);
     ids.clear();
     for (const id of own ?? []) ids.set(id, id);
-    for (const r of refs) {
-      r.path = path;
-      r.sourceId = ids.get(r.sourceId) ?? r.sourceId;
-      r.kind = shared(rf, r.kind);
-      r.language = shared(rf, r.language);
-      r.name = shared(rf, r.name);
-      if (r.module !== null) r.module = shared(rf, r.module);
-    }
-    if (!sameImports(rf.imports.get(path) ?? [], refs)) rf.resolver.invalidate();
-    if (refs.length) rf.imports.set(path, refs);
+    const packed = new FileImports(path, refs, (s) => shared(rf, s), (id) => ids.get(id) ?? id);
+    if (!sameImports(rf.imports.get(path), packed)) rf.resolver.invalidate();
+    if (refs.length) rf.imports.set(path, packed);
     else rf.imports.delete(path);
   }
   if ([...changed].some((p) => old.get(p)!.length === 0 !== !rf.byFile.has(p))) rf.files = [...rf.byFile.keys()].sort();
@@ -109,6 +103,68 @@ function shared<T extends string>(rf: ResolverFiles, s: T): T {
 }
 
 /** The same imports in the same order, as far as resolving them goes (ids and lines aside). */
-function sameImports(a: ResolverReference[], b: ResolverReference[]): boolean {
-  return a.length === b.length && a.every((r, i) => r.module === b[i].module && r.name === b[i].name && r.alias === b[i].alias && r.language === b[i].language);
+function sameImports(a: FileImports | undefined, b: FileImports): boolean {
+  if ((a?.length ?? 0) !== b.length) return false;
+  if (!a) return true;
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [a.at(i), b.at(i)];
+    if (x.module !== y.module || x.name !== y.name || x.alias !== y.alias || x.language !== y.language) return false;
+  }
+  return true;
+}
+
+/** Slots an import takes in `FileImports`: id, source id, kind, name, qualifier, module, alias. */
+const SLOTS = 7;
+
+/**
+ * One file's imports in one flat array (seven slots each, strings shared; the file's path and language once) instead
+ * of an object per import: each is rebuilt as a reference when read (`at`, iteration), in the order it was given.
+ */
+export class FileImports implements Iterable<ResolverReference> {
+  private readonly cells: (string | number | null)[];
+  /** The file's language: one per file (null when it has no imports). */
+  private readonly language: Language | null;
+  readonly length: number;
+
+  constructor(readonly path: string, refs: readonly ResolverReference[], share: (s: string) => string, sourceOf: (id: string) => string) {
+    this.length = refs.length;
+    this.language = refs.length ? (share(refs[0].language) as Language) : null;
+    this.cells = new Array(refs.length * SLOTS);
+    refs.forEach((r, i) => {
+      if (r.language !== this.language) throw new Error(`imports of one file in two languages: ${path}`);
+      const c = i * SLOTS;
+      this.cells[c] = r.id;
+      this.cells[c + 1] = sourceOf(r.sourceId);
+      this.cells[c + 2] = share(r.kind);
+      this.cells[c + 3] = share(r.name);
+      this.cells[c + 4] = r.qualifier === null ? null : share(r.qualifier);
+      this.cells[c + 5] = r.module === null ? null : share(r.module);
+      this.cells[c + 6] = r.alias === null ? null : share(r.alias);
+    });
+  }
+
+  id(i: number): number {
+    return this.cells[i * SLOTS] as number;
+  }
+
+  /** The `i`th import as a reference (a new object each time). */
+  at(i: number): ResolverReference {
+    const c = i * SLOTS;
+    const cell = (k: number) => this.cells[c + k] as string | null;
+    return {
+      id: this.cells[c] as number,
+      sourceId: cell(1)!,
+      path: this.path,
+      language: this.language!,
+      kind: cell(2) as ReferenceKind,
+      name: cell(3)!,
+      qualifier: cell(4),
+      module: cell(5),
+      alias: cell(6),
+    };
+  }
+
+  *[Symbol.iterator](): Iterator<ResolverReference> {
+    for (let i = 0; i < this.length; i++) yield this.at(i);
+  }
 }

@@ -125,7 +125,8 @@ function importTargets(w: WriterResolver): (r: { id: number; path: string }) => 
   return (r) => {
     if (r.path !== path) {
       path = r.path;
-      place = new Map((w.rf.imports.get(path) ?? []).map((x, i) => [x.id, i]));
+      const held = w.rf.imports.get(path);
+      place = new Map(Array.from({ length: held?.length ?? 0 }, (_, i) => [held!.id(i), i]));
     }
     const i = place.get(r.id);
     return i === undefined ? null : (w.importTargets.get(path)?.[i] ?? null);
