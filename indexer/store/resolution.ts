@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { ResolverObject, ResolverReference } from '../resolve/resolve.ts';
 import { bindImports, emptyResolverFiles, replaceResolverFiles, type ResolverFiles } from '../resolve/resolver-files.ts';
 import type { Language, ViewKind } from '../types.ts';
+import { boundHeapGrowth } from '../heap-growth.ts';
 import { changedSince } from './changes.ts';
 import { derivedSelection, type DerivedView } from './derived-selection.ts';
 import { ftsRows, type FtsObject } from './fts.ts';
@@ -203,6 +204,8 @@ function bindingsDigest(rf: ResolverFiles, path: string): string | null {
  * whole pass (`full`), which runs when nothing was recorded or when many files changed.
  */
 export function resolveStore(db: DB, opts: { full?: boolean } & ResolutionBounds = {}): ResolutionStats {
+  // The pass reads every reference once: short-lived rows that V8's own growth factor lets pile up as old garbage.
+  const releaseHeap = boundHeapGrowth();
   try {
     // One transaction: a whole pass writes each batch's targets as it goes, and a failure leaves nothing written.
     return db.transaction(() => resolvePass(db, opts.full ?? false, { batch: opts.batch ?? REFERENCE_BATCH, textChars: opts.textChars ?? TEXT_CHARS }))();
@@ -210,6 +213,8 @@ export function resolveStore(db: DB, opts: { full?: boolean } & ResolutionBounds
     // Whatever the writer's resolver had taken in is not known to match the store any more.
     writers.delete(db);
     throw err;
+  } finally {
+    releaseHeap();
   }
 }
 
