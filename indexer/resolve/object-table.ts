@@ -79,9 +79,7 @@ export class ObjectTable {
   private place(id: string, kind: ObjectKind, name: string): number {
     const held = this.slotOf.get(id);
     if (held !== undefined) return held;
-    const slot = this.freeSlots.pop() ?? this.ids.length;
-    if (slot === this.ids.length) this.ids.push(id);
-    else this.ids[slot] = id;
+    const slot = claim(this.freeSlots, this.ids, id);
     if (slot >= this.parents.length) {
       this.parents = grown(this.parents, slot);
       this.kinds = grown(this.kinds, slot);
@@ -123,9 +121,7 @@ export class ObjectTable {
   private intern(name: string): number {
     let n = this.nameIds.get(name);
     if (n === undefined) {
-      n = this.freeNames.pop() ?? this.names.length;
-      if (n === this.names.length) this.names.push(name);
-      else this.names[n] = name;
+      n = claim(this.freeNames, this.names, name);
       if (n >= this.nameHolders.length) {
         this.nameHolders = grown(this.nameHolders, n);
         this.namedCount = grown(this.namedCount, n);
@@ -150,6 +146,13 @@ export class ObjectTable {
 }
 
 /** A copy of `a` with room past `index` (twice its length at least), the new cells zero. */
+/** Puts a value in a freed place of a list (or at its end) and returns its index. */
+function claim<T>(free: number[], list: (T | undefined)[], value: T): number {
+  const at = free.pop() ?? list.length;
+  list[at] = value;
+  return at;
+}
+
 function grown<T extends Int32Array | Uint8Array>(a: T, index: number): T {
   let n = Math.max(16, a.length * 2);
   while (n <= index) n *= 2;
