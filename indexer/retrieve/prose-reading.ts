@@ -31,6 +31,8 @@ export interface ProseReading {
   words: number;
   /** Most of the query is plain words: retrieval is led by the words (BM25), not by structure. */
   mostlyProse: boolean;
+  /** It has no code, or its sentences speak about code marked as pasted (a fence, a prompt, a traceback). */
+  question: boolean;
   /** The query asks for tests, examples or documentation (a word or a path): those are not down-ranked. */
   asks: { tests: boolean; docs: boolean };
   /** Why it asks: the asking words as written (`test`, `pytest`, `docs`), and whether a path or a name asks too. */
@@ -227,6 +229,7 @@ function read(text: string): ProseReading {
     proseShare,
     words,
     mostlyProse: proseShare > 0.5,
+    question,
     asks: { tests: tests.other || tests.words.length > 0, docs: docs.other || docs.words.length > 0 },
     asking: { tests, docs },
   };

@@ -163,17 +163,18 @@ export type QueryKind = 'code' | 'names' | 'prose';
 
 /**
  * A query from a code file is code; otherwise one that is mostly plain words is prose (even when it quotes code), and
- * so is one that says something in sentences about the code it pastes (an issue with its traceback or snippet); one
+ * so is one that says something in sentences about the code it pastes (an issue with its fenced snippet or traceback); one
  * that reads as code is code, and the rest (identifiers typed as such) are names.
  * @example queryKind('how are cookies signed') // 'prose'
  */
 export function queryKind(query: string, codeFile?: string): QueryKind {
   if (codeFile !== undefined) return 'code';
   const r = readProse(query);
-  // Code with sentences about it is a question, not the lines at a cursor nor names typed to be looked up: the
-  // snippet names where the reporter's code goes (a call, a variable), the sentences what is wrong.
-  if (r.mostlyProse || r.words >= SENTENCE_WORDS) return 'prose';
-  return guessLanguage(query) !== null ? 'code' : 'names';
+  // Sentences about pasted code are a question, not the lines at a cursor nor names typed to be looked up: the
+  // snippet names where the reporter's code goes (a call, a variable), the sentences what is wrong. Code not marked
+  // as pasted (the lines at a cursor sent without their path, comments and docstrings and all) is read as before.
+  if (r.mostlyProse || (r.question && r.words >= SENTENCE_WORDS)) return 'prose';
+  return guessLanguage(query) !== null && r.words < SENTENCE_WORDS ? 'code' : 'names';
 }
 
 /**

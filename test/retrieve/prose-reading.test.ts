@@ -43,6 +43,11 @@ const TABLE: { query: string; kind: 'prose' | 'names' | 'code'; shaped?: string[
     query: 'Cart total is wrong after a refund\n\nFor example, with a refund of the only item the total is negative:\n\n```python\ndef test_refund():\n    cart = Cart([item])\n    cart.refund(item)\n    assert cart.total() == 0\n```\nThe total should never go below zero.',
     kind: 'prose', shaped: ['test_refund'], words: ['refund', 'negative'],
   },
+  {
+    // the lines at a cursor sent without their path, commented at length: not marked as pasted, so not a question
+    query: 'from shop.pricing import apply_discount\n\ndef total(self):\n    # the discount is applied once per cart, after every coupon has been added and checked\n    subtotal = sum(x.price for x in self.items)\n    return apply_discount(subtotal, self.percent)',
+    kind: 'names', shaped: ['apply_discount', 'price'],
+  },
   { query: 'the refund tests fail since the cart rewrite', kind: 'prose', words: ['refund', 'cart'], tests: true },
   { query: 'Traceback (most recent call last):\n  File "shop/cart.py", line 19, in total\n    return apply_discount(self.subtotal(), pct)\nValueError: percent out of range', kind: 'names', shaped: ['apply_discount', 'subtotal'] },
 ];
