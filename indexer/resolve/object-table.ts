@@ -1,4 +1,5 @@
 import { SCOPE_KINDS, type ObjectKind } from '../types.ts';
+import { withRoom } from '../typed-room.ts';
 import { PairTable } from './pair-table.ts';
 
 /** No object (a slot, a parent, a member). */
@@ -80,11 +81,9 @@ export class ObjectTable {
     const held = this.slotOf.get(id);
     if (held !== undefined) return held;
     const slot = claim(this.freeSlots, this.ids, id);
-    if (slot >= this.parents.length) {
-      this.parents = grown(this.parents, slot);
-      this.kinds = grown(this.kinds, slot);
-      this.nameOf = grown(this.nameOf, slot);
-    }
+    this.parents = withRoom(this.parents, slot);
+    this.kinds = withRoom(this.kinds, slot);
+    this.nameOf = withRoom(this.nameOf, slot);
     this.slotOf.set(id, slot);
     const n = this.intern(name);
     this.kinds[slot] = this.kindCode(kind);
@@ -122,11 +121,9 @@ export class ObjectTable {
     let n = this.nameIds.get(name);
     if (n === undefined) {
       n = claim(this.freeNames, this.names, name);
-      if (n >= this.nameHolders.length) {
-        this.nameHolders = grown(this.nameHolders, n);
-        this.namedCount = grown(this.namedCount, n);
-        this.namedXor = grown(this.namedXor, n);
-      }
+      this.nameHolders = withRoom(this.nameHolders, n);
+      this.namedCount = withRoom(this.namedCount, n);
+      this.namedXor = withRoom(this.namedXor, n);
       this.nameIds.set(name, n);
     }
     this.nameHolders[n]++;
@@ -151,12 +148,4 @@ function claim<T>(free: number[], list: (T | undefined)[], value: T): number {
   const at = free.pop() ?? list.length;
   list[at] = value;
   return at;
-}
-
-function grown<T extends Int32Array | Uint8Array>(a: T, index: number): T {
-  let n = Math.max(16, a.length * 2);
-  while (n <= index) n *= 2;
-  const b = new (a.constructor as new (n: number) => T)(n);
-  b.set(a);
-  return b;
 }

@@ -11,8 +11,6 @@ import { literalRetriever } from './literal-evidence.ts';
 import { isAsidePath, normalizePath } from '../paths.ts';
 import { DEFAULT_RETRIEVER, type RetrieverName } from './names.ts';
 
-export { SENTENCE_WORDS } from './prose-reading.ts';
-
 /** How a query is retrieved: the retriever, and the file the query comes from (resolves its relative imports). */
 export interface RetrievalOptions {
   retriever?: RetrieverName;

@@ -1,5 +1,6 @@
 import { isTestPath } from '../paths.ts';
 import type { ViewKind } from '../types.ts';
+import { withRoom } from '../typed-room.ts';
 
 /** Derived views kept per (object, view kind): the first few uses, by path and line. */
 export const DERIVED_PER_KIND = 5;
@@ -30,16 +31,6 @@ export interface Selected {
   isStored(e: number): boolean;
 }
 
-/** Growable typed arrays: a copy with room for `index`, the new cells zero. */
-function room<T extends Int32Array | Uint8Array>(a: T, index: number): T {
-  if (index < a.length) return a;
-  let n = Math.max(1024, a.length * 2);
-  while (n <= index) n *= 2;
-  const b = new (a.constructor as new (n: number) => T)(n);
-  b.set(a);
-  return b;
-}
-
 /**
  * Rule (derived views): each (object, view kind) keeps its first DERIVED_PER_KIND distinct uses by path and line.
  * Uses may come in any order: each kind's list is kept sorted and bounded as they arrive. Lists are found by object,
@@ -62,13 +53,13 @@ export function derivedSelection(rank: Map<number, number>) {
   const newList = (objectId: string, kind: number): number => {
     const l = listObject.length;
     listObject.push(objectId);
-    listKind = room(listKind, l);
-    listLength = room(listLength, l);
+    listKind = withRoom(listKind, l);
+    listLength = withRoom(listLength, l);
     listKind[l] = kind;
     const end = (l + 1) * DERIVED_PER_KIND;
-    useFile = room(useFile, end);
-    useRank = room(useRank, end);
-    useLine = room(useLine, end);
+    useFile = withRoom(useFile, end);
+    useRank = withRoom(useRank, end);
+    useLine = withRoom(useLine, end);
     return l;
   };
   const put = (e: number, fileId: number, r: number, line: number) => {
@@ -86,7 +77,7 @@ export function derivedSelection(rank: Map<number, number>) {
       let o = listsOf.get(target);
       if (o === undefined) {
         listsOf.set(target, (o = listsOf.size));
-        kindLists = room(kindLists, o * 3 + 2);
+        kindLists = withRoom(kindLists, o * 3 + 2);
       }
       const held = kindLists[o * 3 + kind] - 1;
       if (held < 0) {

@@ -47,13 +47,12 @@ export interface ResolutionBounds {
 }
 
 /** The indexes of `rows` grouped by the file their text is in, each file's in their order. */
-const inFileOrder = (rows: readonly { fileId: number }[]): Uint32Array =>
-  Uint32Array.from(rows.keys()).sort((a, b) => rows[a].fileId - rows[b].fileId || a - b);
+const inFileOrder = (rows: readonly { fileId: number }[]): Uint32Array => inFileOrderOf(rows.length, (i) => rows[i].fileId);
 /** The same for `n` rows whose files `fileOf` gives. */
-const inFileOrderOf = (n: number, fileOf: (i: number) => number): Uint32Array => {
+function inFileOrderOf(n: number, fileOf: (i: number) => number): Uint32Array {
   const files = Int32Array.from({ length: n }, (_, i) => fileOf(i));
   return new Uint32Array(n).map((_, i) => i).sort((a, b) => files[a] - files[b] || a - b);
-};
+}
 
 /** Each file's place in path order (SQLite's, so the byte order of the paths). */
 function fileRanks(db: DB): Map<number, number> {
